@@ -1,0 +1,27 @@
+# Per-target warning flags (the {fmt} way): call ringsched_warnings(<target>) on every target we own.
+function(ringsched_warnings target)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion
+                                           -Wno-sign-conversion>)
+  # GCC 12 reports -Warray-bounds false positives inside std::map as used by nlohmann::json initializer lists
+  # (GCC bug 107138 family); the warning stays on for other compilers and versions.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 12
+     AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wno-array-bounds>)
+  endif()
+  if(RINGSCHED_WERROR)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
+  endif()
+endfunction()
+
+# A library made of every .cpp in the calling folder (one header + one source per concept).
+function(ringsched_folder_library name)
+  cmake_parse_arguments(ARG "" "" "EXCLUDE;PUBLIC_LIBS" ${ARGN})
+  file(GLOB srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  foreach(ex IN LISTS ARG_EXCLUDE)
+    list(REMOVE_ITEM srcs ${CMAKE_CURRENT_SOURCE_DIR}/${ex})
+  endforeach()
+  add_library(${name} STATIC ${srcs})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${name} PUBLIC ${ARG_PUBLIC_LIBS})
+  ringsched_warnings(${name})
+endfunction()

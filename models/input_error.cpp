@@ -1,0 +1,2 @@
+// models/input_error.cpp — InputError is header-only; this file anchors it in the models library.
+#include "models/input_error.h"

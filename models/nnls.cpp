@@ -1,0 +1,127 @@
+// models/nnls.cpp — Lawson-Hanson active-set NNLS (Lawson and Hanson 1974, ch. 23, algorithm NNLS).
+#include "models/nnls.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ringsched::models {
+
+namespace {
+
+// Unconstrained least squares on the passive columns; returns the full-length vector with zeros elsewhere.
+// Column-pivoting QR gives a basic solution when the passive columns are (numerically) dependent.
+Eigen::VectorXd solve_passive(const Eigen::MatrixXd& a, const Eigen::VectorXd& b, const std::vector<bool>& passive) {
+  const Eigen::Index n = a.cols();
+  std::vector<Eigen::Index> idx;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    if (passive[j]) idx.push_back(j);
+  }
+  Eigen::VectorXd s = Eigen::VectorXd::Zero(n);
+  if (idx.empty()) return s;
+  Eigen::MatrixXd ap(a.rows(), static_cast<Eigen::Index>(idx.size()));
+  for (std::size_t k = 0; k < idx.size(); ++k)
+    ap.col(static_cast<Eigen::Index>(k)) = a.col(idx[k]);
+  const Eigen::VectorXd sp = ap.colPivHouseholderQr().solve(b);
+  for (std::size_t k = 0; k < idx.size(); ++k)
+    s[idx[k]] = sp[static_cast<Eigen::Index>(k)];
+  return s;
+}
+
+}  // namespace
+
+NnlsResult nnls(const Eigen::MatrixXd& a, const Eigen::VectorXd& b, int max_iterations, double tolerance) {
+  const Eigen::Index m = a.rows();
+  const Eigen::Index n = a.cols();
+  if (b.size() != m) {
+    throw std::invalid_argument("nnls: A has " + std::to_string(m) + " rows but b has " + std::to_string(b.size()) +
+                                " entries");
+  }
+  if (!a.allFinite() || !b.allFinite()) throw std::invalid_argument("nnls: A and b must be finite");
+
+  NnlsResult result;
+  result.x = Eigen::VectorXd::Zero(n);
+  result.residual_norm = b.norm();
+  result.iterations = 0;
+  result.converged = true;
+  const double a_norm = a.norm();
+  const double b_norm = b.norm();
+  if (n == 0 || m == 0 || a_norm == 0.0 || b_norm == 0.0) return result;
+
+  if (max_iterations <= 0) max_iterations = static_cast<int>(3 * n);
+  if (tolerance <= 0.0) {
+    // |a_j^T r| <= ||A||_F ||b||, so this is a relative threshold on the gradient; it keeps NNLS scale-invariant
+    // (scaling b by s scales x by s) instead of returning x = 0 for a small b.
+    tolerance = 10.0 * std::numeric_limits<double>::epsilon() * a_norm * b_norm * static_cast<double>(std::max(m, n));
+  }
+
+  Eigen::VectorXd& x = result.x;
+  std::vector<bool> passive(static_cast<std::size_t>(n), false);
+  std::vector<bool> skipped(static_cast<std::size_t>(n), false);  // rejected this round (their s_t came out <= 0)
+  Eigen::VectorXd w = a.transpose() * (b - a * x);
+
+  while (true) {
+    // Step 2-3: the zero-set index with the largest gradient component (the steepest descent direction).
+    Eigen::Index t = -1;
+    double w_max = tolerance;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      if (!passive[j] && !skipped[j] && w[j] > w_max) {
+        w_max = w[j];
+        t = j;
+      }
+    }
+    if (t < 0) break;  // KKT satisfied within tolerance
+    if (result.iterations >= max_iterations) {
+      result.converged = false;
+      break;
+    }
+    ++result.iterations;
+
+    passive[t] = true;
+    Eigen::VectorXd s = solve_passive(a, b, passive);
+    if (!(s[t] > 0.0)) {
+      // Round-off: the newly freed variable would not move positive. Lawson-Hanson's safeguard: put it back, exclude
+      // it from this selection and try the next-best index, so the method cannot cycle on it.
+      passive[t] = false;
+      skipped[t] = true;
+      continue;
+    }
+
+    // Inner loop: step back towards x until every passive entry is positive.
+    for (Eigen::Index inner = 0; inner <= n; ++inner) {
+      double alpha = std::numeric_limits<double>::infinity();
+      Eigen::Index blocking = -1;
+      for (Eigen::Index j = 0; j < n; ++j) {
+        if (passive[j] && s[j] <= 0.0) {
+          const double step = x[j] / (x[j] - s[j]);
+          if (step < alpha) {
+            alpha = step;
+            blocking = j;
+          }
+        }
+      }
+      if (blocking < 0) break;  // s is feasible
+      x += alpha * (s - x);
+      x[blocking] = 0.0;
+      for (Eigen::Index j = 0; j < n; ++j) {
+        if (passive[j] && x[j] <= 0.0) {
+          passive[j] = false;
+          x[j] = 0.0;
+        }
+      }
+      s = solve_passive(a, b, passive);
+    }
+    for (Eigen::Index j = 0; j < n; ++j)
+      x[j] = passive[j] ? std::max(0.0, s[j]) : 0.0;
+    w = a.transpose() * (b - a * x);
+    std::fill(skipped.begin(), skipped.end(), false);
+  }
+
+  result.residual_norm = (a * x - b).norm();
+  return result;
+}
+
+}  // namespace ringsched::models

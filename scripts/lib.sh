@@ -1,0 +1,55 @@
+# scripts/lib.sh — shared by scripts/ringsched and scripts/test: install missing Debian packages, configure, build.
+# Sourced, not run.
+
+RINGSCHED_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+RINGSCHED_PACKAGES=(cmake g++ make libeigen3-dev libboost-graph-dev libboost-random-dev
+  nlohmann-json3-dev catch2 libopenmpi-dev openmpi-bin libbenchmark-dev libcli11-dev python3-matplotlib
+  clang-format)
+
+log() { echo "[ringsched] $*" >&2; }
+
+missing_packages() {
+  local missing=()
+  for p in "${RINGSCHED_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$p")
+    fi
+  done
+  echo "${missing[@]}"
+}
+
+ensure_packages() {
+  if ! command -v dpkg-query >/dev/null 2>&1; then
+    log "not a Debian-like system: install the equivalents of: ${RINGSCHED_PACKAGES[*]}"
+    return 0
+  fi
+  local missing
+  missing="$(missing_packages)"
+  [ -z "$missing" ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    log "missing packages: $missing"
+    log "run as root:  apt-get update && apt-get install -y $missing"
+    exit 1
+  fi
+  log "installing: $missing"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  # shellcheck disable=SC2086
+  apt-get install -y -qq $missing >&2
+}
+
+# configure_and_build BUILD_DIR [extra cmake args...]: incremental; re-configures only when needed.
+configure_and_build() {
+  local dir="$1"
+  shift
+  local jobs
+  jobs="$(nproc 2>/dev/null || echo 2)"
+  if [ ! -f "$dir/CMakeCache.txt" ]; then
+    log "configuring $dir"
+    cmake -S "$RINGSCHED_ROOT" -B "$dir" "$@" >&2
+  else
+    cmake -S "$RINGSCHED_ROOT" -B "$dir" "$@" >/dev/null
+  fi
+  log "building $dir"
+  cmake --build "$dir" -j "$jobs" >&2
+}

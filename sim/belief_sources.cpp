@@ -1,0 +1,68 @@
+// sim/belief_sources.cpp — the none, oracle and history belief sources.
+#include "sim/belief_sources.h"
+
+#include "workloads/json_reader.h"
+
+namespace ringsched {
+namespace {
+
+// Beliefs from a class model scaled by a speed factor with a given total work.
+class ClassModelBelief final : public Belief {
+ public:
+  ClassModelBelief(const JobClass& cls, double speed_factor, double work, std::string source)
+      : cls_(cls), factor_(speed_factor), work_(work), source_(std::move(source)) {}
+  [[nodiscard]] double throughput(int w, int nodes) const override { return class_throughput(cls_, w, nodes, factor_); }
+  [[nodiscard]] double total_work() const override { return work_; }
+  [[nodiscard]] std::string source() const override { return source_; }
+
+ private:
+  JobClass cls_;
+  double factor_;
+  double work_;
+  std::string source_;
+};
+
+class NoneSource final : public BeliefSource {
+ public:
+  [[nodiscard]] std::string name() const override { return "none"; }
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic&, const BeliefContext&, const JobTruth*) const override {
+    return nullptr;
+  }
+};
+
+class OracleSource final : public BeliefSource {
+ public:
+  [[nodiscard]] std::string name() const override { return "oracle"; }
+  [[nodiscard]] bool needs_truth() const override { return true; }
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic&, const BeliefContext& ctx,
+                                             const JobTruth* truth) const override {
+    const JobClass& c = ctx.catalog->classes[static_cast<std::size_t>(truth->class_index)];
+    return std::make_unique<ClassModelBelief>(c, truth->speed_factor, truth->work_samples, "oracle");
+  }
+};
+
+class HistorySource final : public BeliefSource {
+ public:
+  [[nodiscard]] std::string name() const override { return "history"; }
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext& ctx,
+                                             const JobTruth*) const override {
+    const int idx = ctx.catalog->find(pub.class_name);
+    const JobClass& c = ctx.catalog->classes[static_cast<std::size_t>(idx)];
+    return std::make_unique<ClassModelBelief>(c, 1.0, c.work_samples, "history");
+  }
+};
+
+}  // namespace
+
+std::vector<std::string> belief_source_names() {
+  return {"history", "none", "oracle"};
+}
+
+std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, const std::string& where) {
+  if (name == "none") return std::make_shared<NoneSource>();
+  if (name == "oracle") return std::make_shared<OracleSource>();
+  if (name == "history") return std::make_shared<HistorySource>();
+  throw InputError(where + ": unknown belief source '" + name + "' (valid: " + join_names(belief_source_names()) + ")");
+}
+
+}  // namespace ringsched

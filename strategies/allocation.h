@@ -1,0 +1,24 @@
+// strategies/allocation.h — allocation heuristics shared by strategies: the Eq. 6 doubling heuristic and the
+// unit-step greedy (Optimus), both on believed remaining time Q/f(w).
+#pragma once
+
+#include <vector>
+
+#include "strategies/strategy.h"
+
+namespace ringsched {
+
+// Believed remaining time of job j on w GPUs (packed placement): Q_j / f_j(w); +inf for w == 0.
+double believed_time(const JobView& job, int w, int gpus_per_node);
+
+// Eq. 6. `candidates` index snapshot.jobs in priority (arrival) order; `budget` GPUs to share. Every candidate
+// starts at its min GPUs in order while the budget lasts (the rest get 0); then repeatedly the job with the largest
+// (t(w) - t(w')) / (w' - w), w' = min(2w, max), is grown to w' while that gain is > 0 and w' - w GPUs remain.
+// Ties go to the earlier candidate. Returns GPU counts aligned with `candidates`.
+std::vector<int> doubling_allocation(const Snapshot& s, const std::vector<int>& candidates, int budget);
+
+// Unit-step greedy (Optimus): like doubling but grows one GPU at a time (w' = w + 1). Stops at the first step
+// where no job gains, which is how it gets stuck at 8 when 9 is slower and 16 faster.
+std::vector<int> unit_greedy_allocation(const Snapshot& s, const std::vector<int>& candidates, int budget);
+
+}  // namespace ringsched

@@ -1,0 +1,60 @@
+// strategies/eight.cpp — `eight`: FCFS, each job gets a fixed 8 GPUs (or its max if smaller), never resized.
+#include <algorithm>
+
+#include "strategies/registry.h"
+
+namespace ringsched {
+namespace {
+
+class Eight final : public Strategy {
+ public:
+  Eight(int gpus, bool backfill) : gpus_(gpus), backfill_(backfill) {}
+  [[nodiscard]] std::string name() const override { return "eight"; }
+
+  Decision decide(const Snapshot& s) override {
+    Decision d;
+    d.gpus.resize(s.jobs.size(), 0);
+    int free = s.total_gpus;
+    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+      if (s.jobs[i].gpus > 0) {
+        d.gpus[i] = s.jobs[i].gpus;
+        free -= s.jobs[i].gpus;
+      }
+    }
+    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+      if (s.jobs[i].gpus > 0) continue;
+      const auto& p = *s.jobs[i].pub;
+      const int need = std::max(p.min_gpus, std::min(gpus_, p.max_gpus));
+      if (need <= free) {
+        d.gpus[i] = need;
+        free -= need;
+      } else if (!backfill_) {
+        break;  // strict FCFS: the head of the queue blocks the rest
+      }
+    }
+    return d;
+  }
+
+ private:
+  int gpus_;
+  bool backfill_;
+};
+
+}  // namespace
+
+StrategyInfo eight_strategy_info() {
+  StrategyInfo info;
+  info.name = "eight";
+  info.description =
+      "FCFS; a job starts when `gpus` (default 8, capped by its max) are free and keeps them to the end. "
+      "Params: gpus (int, default 8), backfill (bool, default false: strict FCFS).";
+  info.default_beliefs = "none";
+  info.params = {"gpus", "backfill"};
+  info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
+    return std::make_unique<Eight>(static_cast<int>(p.integer_in_or("gpus", 1, 1 << 20, 8)),
+                                   p.bool_or("backfill", false));
+  };
+  return info;
+}
+
+}  // namespace ringsched

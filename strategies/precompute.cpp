@@ -1,0 +1,36 @@
+// strategies/precompute.cpp — `precompute`: the Eq. 6 doubling heuristic on believed speeds and remaining work,
+// re-run at every arrival and completion. When jobs outnumber GPUs, 1 GPU each in arrival order, the rest wait.
+#include <numeric>
+
+#include "strategies/allocation.h"
+#include "strategies/registry.h"
+
+namespace ringsched {
+namespace {
+
+class Precompute final : public Strategy {
+ public:
+  [[nodiscard]] std::string name() const override { return "precompute"; }
+  Decision decide(const Snapshot& s) override {
+    std::vector<int> candidates(s.jobs.size());
+    std::iota(candidates.begin(), candidates.end(), 0);
+    Decision d;
+    d.gpus = doubling_allocation(s, candidates, s.total_gpus);
+    return d;
+  }
+};
+
+}  // namespace
+
+StrategyInfo precompute_strategy_info() {
+  StrategyInfo info;
+  info.name = "precompute";
+  info.description =
+      "Eq. 6 doubling heuristic on the jobs' believed speed and remaining work (beliefs: history by default; "
+      "set \"beliefs\": \"oracle\" for the truth). No params.";
+  info.default_beliefs = "history";
+  info.make = [](const JsonReader&) -> std::unique_ptr<Strategy> { return std::make_unique<Precompute>(); };
+  return info;
+}
+
+}  // namespace ringsched

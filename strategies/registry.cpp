@@ -1,0 +1,63 @@
+// strategies/registry.cpp — the strategy registry; built-ins are listed in builtin_infos().
+#include "strategies/registry.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+namespace ringsched {
+namespace {
+
+std::vector<StrategyInfo> builtin_infos() {
+  return {eight_strategy_info(), precompute_strategy_info(), optimus_strategy_info(), exploratory_strategy_info()};
+}
+
+struct Registry {
+  std::mutex mutex;
+  std::map<std::string, StrategyInfo> infos;
+  Registry() {
+    for (auto& i : builtin_infos())
+      infos[i.name] = i;
+  }
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+}  // namespace
+
+void register_strategy(StrategyInfo info) {
+  auto& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.infos[info.name] = std::move(info);
+}
+
+std::vector<StrategyInfo> strategy_infos() {
+  auto& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<StrategyInfo> out;
+  for (const auto& [n, i] : r.infos)
+    out.push_back(i);
+  return out;
+}
+
+std::vector<std::string> strategy_names() {
+  std::vector<std::string> out;
+  for (const auto& i : strategy_infos())
+    out.push_back(i.name);
+  return out;
+}
+
+StrategyInfo find_strategy(const std::string& name, const std::string& where) {
+  auto& r = registry();
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.infos.find(name);
+    if (it != r.infos.end()) return it->second;
+  }
+  throw InputError(where + ": unknown strategy '" + name + "' (valid: " + join_names(strategy_names()) + ")");
+}
+
+}  // namespace ringsched

@@ -1,0 +1,37 @@
+// strategies/registry.h — strategies registered by name. Each strategy file defines a `StrategyInfo` (name,
+// description, the belief source it uses by default, its parameters) and registry.cpp lists them.
+// An unknown name fails with the list of valid names.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "strategies/strategy.h"
+#include "workloads/json_reader.h"
+
+namespace ringsched {
+
+struct StrategyInfo {
+  std::string name;
+  std::string description;
+  std::string default_beliefs;      // "none", "history", "oracle", ...
+  std::vector<std::string> params;  // accepted parameter keys (documented in the description)
+  // Builds a fresh instance (one per replicate). `params` is an object holding only keys from `params`.
+  std::function<std::unique_ptr<Strategy>(const JsonReader& params)> make;
+};
+
+void register_strategy(StrategyInfo info);
+[[nodiscard]] std::vector<StrategyInfo> strategy_infos();  // sorted by name
+[[nodiscard]] std::vector<std::string> strategy_names();
+// Throws InputError naming `where` and listing valid names if unknown.
+[[nodiscard]] StrategyInfo find_strategy(const std::string& name, const std::string& where);
+
+// The built-in strategies (defined in one file each).
+StrategyInfo eight_strategy_info();
+StrategyInfo precompute_strategy_info();
+StrategyInfo optimus_strategy_info();
+StrategyInfo exploratory_strategy_info();
+
+}  // namespace ringsched

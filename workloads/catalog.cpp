@@ -1,0 +1,123 @@
+// workloads/catalog.cpp — catalog parsing and validation.
+#include "workloads/catalog.h"
+
+#include <filesystem>
+
+#include "workloads/builtin_catalogs.h"
+#include "workloads/json_reader.h"
+#include "workloads/speed_registry.h"
+
+namespace ringsched {
+
+int Catalog::find(const std::string& class_name) const {
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    if (classes[i].name == class_name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::vector<std::string> Catalog::class_names() const {
+  std::vector<std::string> out;
+  for (const auto& c : classes)
+    out.push_back(c.name);
+  return out;
+}
+
+namespace {
+
+JobClass parse_class(const JsonReader& r) {
+  r.expect_object(
+      {"name", "description", "weight", "batch", "model_size_mparams", "work", "gpus", "speed", "derivation"});
+  JobClass c;
+  c.name = r.at("name").as_string();
+  if (c.name.empty()) r.at("name").fail("must not be empty");
+  c.description = r.string_or("description", "");
+  if (auto d = r.maybe("derivation")) {
+    if (!d->is_string() && !d->is_array()) d->fail("must be a string or an array of strings");
+  }
+  c.weight = r.positive_or("weight", 1.0);
+
+  const auto batch = r.at("batch");
+  batch.expect_object({"mode", "size", "large_batch_penalty"});
+  const auto mode = batch.at("mode");
+  const std::string mode_name = mode.as_string();
+  if (mode_name == "fixed_global") {
+    c.batch_mode = BatchMode::kFixedGlobal;
+  } else if (mode_name == "fixed_per_worker") {
+    c.batch_mode = BatchMode::kFixedPerWorker;
+  } else {
+    mode.fail("unknown batch mode '" + mode_name + "' (valid: fixed_global, fixed_per_worker)");
+  }
+  c.batch_size = batch.at("size").as_positive();
+  c.large_batch_penalty = batch.non_negative_or("large_batch_penalty", 0.0);
+
+  c.model_size_mparams = r.at("model_size_mparams").as_positive();
+
+  const auto work = r.at("work");
+  work.expect_object({"samples", "epochs", "dataset_samples", "sigma"});
+  if (work.has("samples")) {
+    if (work.has("epochs") || work.has("dataset_samples")) work.fail("give either samples or epochs + dataset_samples");
+    c.work_samples = work.at("samples").as_positive();
+  } else {
+    c.work_samples = work.at("epochs").as_positive() * work.at("dataset_samples").as_positive();
+  }
+  c.work_sigma = work.non_negative_or("sigma", 0.0);
+  if (c.work_sigma > 3.0) work.at("sigma").fail("must be <= 3 (a lognormal sigma above 3 is absurd)");
+
+  const auto gpus = r.at("gpus");
+  gpus.expect_object({"min", "max"});
+  c.min_gpus = static_cast<int>(gpus.integer_in_or("min", 1, 1 << 20, 1));
+  c.max_gpus = static_cast<int>(gpus.at("max").as_integer_in(1, 1 << 20));
+  if (c.min_gpus > c.max_gpus) gpus.at("min").fail("must be <= gpus.max (" + std::to_string(c.max_gpus) + ")");
+
+  c.speed = make_speed_model(r.at("speed"), c);
+  return c;
+}
+
+}  // namespace
+
+Catalog parse_catalog(const nlohmann::json& doc, const std::string& origin, const std::string& base_path) {
+  JsonReader r(doc, origin, base_path);
+  r.expect_object({"name", "description", "classes", "derivation", "source"});
+  Catalog cat;
+  cat.origin = origin;
+  cat.name = r.at("name").as_string();
+  cat.description = r.string_or("description", "");
+  for (const auto& cr : r.at("classes").non_empty_elements()) {
+    JobClass c = parse_class(cr);
+    if (cat.find(c.name) >= 0) cr.at("name").fail("duplicate class name '" + c.name + "'");
+    cat.classes.push_back(std::move(c));
+  }
+  return cat;
+}
+
+Catalog load_catalog(const std::string& name_or_path, const std::string& base_dir) {
+  const std::string text = builtin_catalog_text(name_or_path);
+  if (!text.empty()) return parse_catalog(parse_json_text(text, "builtin:" + name_or_path), "builtin:" + name_or_path);
+  std::filesystem::path p(name_or_path);
+  if (p.is_relative() && !base_dir.empty()) p = std::filesystem::path(base_dir) / p;
+  if (!std::filesystem::exists(p)) {
+    throw InputError(name_or_path + ": no such catalog file and not a built-in catalog (built-in: " +
+                     join_names(builtin_catalog_names()) + ")");
+  }
+  return parse_catalog(read_json_file(p.string()), p.string());
+}
+
+std::vector<std::string> builtin_catalog_names() {
+  return embedded_catalog_names();
+}
+
+std::string builtin_catalog_text(const std::string& name) {
+  return embedded_catalog_text(name);
+}
+
+void check_catalog_fits_cluster(const Catalog& catalog, int cluster_gpus, const std::string& where) {
+  for (const auto& c : catalog.classes) {
+    if (c.min_gpus > cluster_gpus) {
+      throw InputError(where + ": class '" + c.name + "': gpus.min = " + std::to_string(c.min_gpus) +
+                       " exceeds the cluster's " + std::to_string(cluster_gpus) + " GPUs");
+    }
+  }
+}
+
+}  // namespace ringsched

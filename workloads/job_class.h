@@ -1,0 +1,42 @@
+// workloads/job_class.h — a job class: its true speed model, batch mode, work to convergence and GPU limits.
+#pragma once
+
+#include <string>
+
+#include "models/step_time_model.h"
+
+namespace ringsched {
+
+// fixed_global: m is the same on any w (Optimus / Eq. 5 convention). fixed_per_worker: m = b*w (Horovod + Eq. 7).
+enum class BatchMode { kFixedGlobal, kFixedPerWorker };
+
+std::string to_string(BatchMode mode);
+
+struct JobClass {
+  std::string name;
+  std::string description;
+  models::StepTimeModelPtr speed;  // seconds per step (true behaviour of the class, before per-job noise)
+  BatchMode batch_mode = BatchMode::kFixedGlobal;
+  double batch_size = 0.0;          // global batch (fixed_global) or per-worker batch (fixed_per_worker)
+  double model_size_mparams = 0.0;  // public fact: model size, millions of parameters
+  double work_samples = 0.0;        // samples to convergence (epochs x data set size), mean over jobs
+  double work_sigma = 0.0;          // lognormal sigma of per-job work around work_samples (0 = identical jobs)
+  double weight = 1.0;              // share of arrivals of this class (normalised over the catalog)
+  int min_gpus = 1;
+  int max_gpus = 1;
+  // Optional statistical-efficiency penalty for large global batches (fixed_per_worker only): progress per sample
+  // is divided by 1 + penalty * log2(m(w) / m(1)). 0 (default) = none, as in the paper.
+  double large_batch_penalty = 0.0;
+};
+
+// Global batch on w workers.
+double global_batch(const JobClass& c, int w);
+
+// Useful samples per second on w workers over `nodes` nodes (step throughput x batch, divided by the large-batch
+// penalty), times `speed_factor` (per-job noise; 1 = the class model).
+double class_throughput(const JobClass& c, int w, int nodes, double speed_factor = 1.0);
+
+// Nodes a packed allocation of w GPUs spans on nodes with gpus_per_node GPUs each.
+int packed_nodes(int w, int gpus_per_node);
+
+}  // namespace ringsched

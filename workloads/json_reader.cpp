@@ -1,0 +1,196 @@
+// workloads/json_reader.cpp — validated JSON access with file + JSON-path error messages.
+#include "workloads/json_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace ringsched {
+namespace {
+
+std::string type_name(const nlohmann::json& v) {
+  return v.type_name();
+}
+
+std::string short_value(const nlohmann::json& v) {
+  std::string s = v.dump();
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return s;
+}
+
+}  // namespace
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& origin) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    std::size_t line = 1;
+    std::size_t col = 1;
+    const std::size_t limit = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    for (std::size_t i = 0; i < limit; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    std::string what = e.what();
+    const auto pos = what.find("parse error");
+    if (pos != std::string::npos) what = what.substr(pos);
+    throw InputError(origin + ":" + std::to_string(line) + ":" + std::to_string(col) + ": malformed JSON: " + what);
+  }
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_json_text(ss.str(), path);
+}
+
+JsonReader::JsonReader(const nlohmann::json& value, std::string file, std::string path)
+    : value_(&value), file_(std::move(file)), path_(std::move(path)) {}
+
+std::string JsonReader::where() const {
+  return file_ + ": " + (path_.empty() ? std::string("(top level)") : path_);
+}
+
+void JsonReader::fail(const std::string& message) const {
+  throw InputError(where() + ": " + message);
+}
+
+bool JsonReader::has(const std::string& key) const {
+  return value_->is_object() && value_->contains(key);
+}
+
+void JsonReader::expect_object(const std::vector<std::string>& allowed) const {
+  if (!value_->is_object()) fail("must be an object, got " + type_name(*value_));
+  for (const auto& item : value_->items()) {
+    if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
+      const std::string child = path_.empty() ? item.key() : path_ + "." + item.key();
+      throw InputError(file_ + ": " + child + ": unknown key (valid keys here: " + join_names(allowed) + ")");
+    }
+  }
+}
+
+JsonReader JsonReader::at(const std::string& key) const {
+  if (!value_->is_object()) fail("must be an object, got " + type_name(*value_));
+  const std::string child = path_.empty() ? key : path_ + "." + key;
+  auto it = value_->find(key);
+  if (it == value_->end()) throw InputError(file_ + ": " + child + ": required key is missing");
+  return JsonReader(*it, file_, child);
+}
+
+std::optional<JsonReader> JsonReader::maybe(const std::string& key) const {
+  if (!has(key)) return std::nullopt;
+  return at(key);
+}
+
+std::vector<JsonReader> JsonReader::elements() const {
+  if (!value_->is_array()) fail("must be an array, got " + type_name(*value_));
+  std::vector<JsonReader> out;
+  out.reserve(value_->size());
+  for (std::size_t i = 0; i < value_->size(); ++i) {
+    out.emplace_back((*value_)[i], file_, path_ + "[" + std::to_string(i) + "]");
+  }
+  return out;
+}
+
+std::vector<JsonReader> JsonReader::non_empty_elements() const {
+  auto out = elements();
+  if (out.empty()) fail("must not be empty");
+  return out;
+}
+
+double JsonReader::as_number() const {
+  if (!value_->is_number()) fail("must be a number, got " + type_name(*value_) + " " + short_value(*value_));
+  const double v = value_->get<double>();
+  if (!std::isfinite(v)) fail("must be finite");
+  return v;
+}
+
+double JsonReader::as_positive() const {
+  const double v = as_number();
+  if (!(v > 0.0)) fail("must be > 0, got " + short_value(*value_));
+  return v;
+}
+
+double JsonReader::as_non_negative() const {
+  const double v = as_number();
+  if (v < 0.0) fail("must be >= 0, got " + short_value(*value_));
+  return v;
+}
+
+std::int64_t JsonReader::as_integer() const {
+  if (!value_->is_number_integer()) {
+    if (value_->is_number_float()) {
+      const double d = value_->get<double>();
+      if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9e15) return static_cast<std::int64_t>(d);
+    }
+    fail("must be an integer, got " + type_name(*value_) + " " + short_value(*value_));
+  }
+  return value_->get<std::int64_t>();
+}
+
+std::int64_t JsonReader::as_integer_in(std::int64_t lo, std::int64_t hi) const {
+  const std::int64_t v = as_integer();
+  if (v < lo || v > hi) {
+    fail("must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + std::to_string(v));
+  }
+  return v;
+}
+
+std::string JsonReader::as_string() const {
+  if (!value_->is_string()) fail("must be a string, got " + type_name(*value_) + " " + short_value(*value_));
+  return value_->get<std::string>();
+}
+
+bool JsonReader::as_bool() const {
+  if (!value_->is_boolean()) fail("must be true or false, got " + type_name(*value_) + " " + short_value(*value_));
+  return value_->get<bool>();
+}
+
+double JsonReader::number_or(const std::string& key, double fallback) const {
+  auto m = maybe(key);
+  return m ? m->as_number() : fallback;
+}
+
+double JsonReader::positive_or(const std::string& key, double fallback) const {
+  auto m = maybe(key);
+  return m ? m->as_positive() : fallback;
+}
+
+double JsonReader::non_negative_or(const std::string& key, double fallback) const {
+  auto m = maybe(key);
+  return m ? m->as_non_negative() : fallback;
+}
+
+std::int64_t JsonReader::integer_in_or(const std::string& key, std::int64_t lo, std::int64_t hi,
+                                       std::int64_t fallback) const {
+  auto m = maybe(key);
+  return m ? m->as_integer_in(lo, hi) : fallback;
+}
+
+std::string JsonReader::string_or(const std::string& key, const std::string& fallback) const {
+  auto m = maybe(key);
+  return m ? m->as_string() : fallback;
+}
+
+bool JsonReader::bool_or(const std::string& key, bool fallback) const {
+  auto m = maybe(key);
+  return m ? m->as_bool() : fallback;
+}
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i) out += ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+}  // namespace ringsched

@@ -1,0 +1,19 @@
+// workloads/rng.h — deterministic random streams: one Boost.Random engine per (seed, stream) pair, so that every
+// replicate and every purpose (arrivals, noise, measurement) draws from its own reproducible sequence.
+#pragma once
+
+#include <cstdint>
+
+#include <boost/random/mersenne_twister.hpp>
+
+namespace ringsched {
+
+using Rng = boost::random::mt19937_64;
+
+// Named streams; values are part of the output format (changing them changes results).
+enum class Stream : std::uint64_t { kArrivals = 1, kJobNoise = 2, kMeasurement = 3, kTraining = 4, kTrace = 5 };
+
+std::uint64_t splitmix64(std::uint64_t x);
+Rng make_rng(std::uint64_t seed, Stream stream, std::uint64_t extra = 0);
+
+}  // namespace ringsched

@@ -1,0 +1,101 @@
+// workloads/speed_registry.cpp — the registry of speed model kinds and the built-in `eq5` and `allreduce` kinds.
+#include "workloads/speed_registry.h"
+
+#include <map>
+#include <mutex>
+
+#include "workloads/job_class.h"
+
+namespace ringsched {
+namespace {
+
+models::StepTimeModelPtr make_eq5(const JsonReader& spec, const JobClass& cls) {
+  spec.expect_object({"kind", "t0", "t1", "t2", "t3"});
+  models::Eq5Coeffs c;
+  c.t0 = spec.at("t0").as_non_negative();
+  c.t1 = spec.at("t1").as_non_negative();
+  c.t2 = spec.at("t2").as_non_negative();
+  c.t3 = spec.at("t3").as_non_negative();
+  if (c.t0 + c.t1 + c.t2 + c.t3 <= 0.0) spec.fail("at least one of t0..t3 must be > 0");
+  return std::make_shared<models::Eq5StepTime>(c, cls.model_size_mparams);
+}
+
+models::AllreduceParams read_params(const JsonReader& r) {
+  r.expect_object({"alpha_s", "beta_s_per_byte", "gamma_s_per_byte"});
+  models::AllreduceParams p;
+  p.alpha = r.at("alpha_s").as_non_negative();
+  p.beta = r.at("beta_s_per_byte").as_non_negative();
+  p.gamma = r.non_negative_or("gamma_s_per_byte", 0.0);
+  return p;
+}
+
+models::StepTimeModelPtr make_allreduce(const JsonReader& spec, const JobClass& cls) {
+  spec.expect_object(
+      {"kind", "compute_per_sample_s", "overhead_s", "algorithm", "intra_node", "inter_node", "gradient_bytes"});
+  models::AllreduceStepSpec s;
+  s.compute_per_sample_s = spec.at("compute_per_sample_s").as_positive();
+  s.overhead_s = spec.non_negative_or("overhead_s", 0.0);
+  const auto algo = spec.at("algorithm");
+  if (!models::parse_allreduce_algo(algo.as_string(), s.algo)) {
+    algo.fail("unknown all-reduce algorithm '" + algo.as_string() +
+              "' (valid: " + join_names(models::allreduce_algo_names()) + ")");
+  }
+  s.intra_node = read_params(spec.at("intra_node"));
+  if (auto inter = spec.maybe("inter_node")) {
+    s.inter_node = read_params(*inter);
+    s.has_inter_node = true;
+  }
+  // Default gradient size: 4 bytes (fp32) per parameter.
+  s.gradient_bytes =
+      spec.has("gradient_bytes") ? spec.at("gradient_bytes").as_positive() : cls.model_size_mparams * 1e6 * 4.0;
+  return std::make_shared<models::AllreduceStepTime>(s);
+}
+
+struct Registry {
+  std::mutex mutex;
+  std::map<std::string, SpeedFactory> factories;
+  Registry() {
+    factories["eq5"] = make_eq5;
+    factories["allreduce"] = make_allreduce;
+  }
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+}  // namespace
+
+void register_speed_kind(const std::string& kind, SpeedFactory factory) {
+  auto& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.factories[kind] = std::move(factory);
+}
+
+std::vector<std::string> speed_kind_names() {
+  auto& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<std::string> names;
+  for (const auto& [name, f] : r.factories)
+    names.push_back(name);
+  return names;
+}
+
+models::StepTimeModelPtr make_speed_model(const JsonReader& spec, const JobClass& cls) {
+  if (!spec.is_object()) spec.fail("must be an object with a \"kind\"");
+  const auto kind_reader = spec.at("kind");
+  const std::string kind = kind_reader.as_string();
+  SpeedFactory factory;
+  {
+    auto& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.factories.find(kind);
+    if (it != r.factories.end()) factory = it->second;
+  }
+  if (!factory)
+    kind_reader.fail("unknown speed model kind '" + kind + "' (valid: " + join_names(speed_kind_names()) + ")");
+  return factory(spec, cls);
+}
+
+}  // namespace ringsched

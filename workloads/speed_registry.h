@@ -1,0 +1,24 @@
+// workloads/speed_registry.h — speed model kinds registered by name ("eq5", "allreduce", ...), each built from
+// the `speed` object of a catalog class. An unknown kind fails with the list of valid kinds.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "models/step_time_model.h"
+#include "workloads/json_reader.h"
+
+namespace ringsched {
+
+struct JobClass;
+
+// Builds a model from `spec` (the class's "speed" object, already known to be an object with a "kind"). The class
+// is passed filled in except for its speed, so a factory may read model_size_mparams and batch settings.
+using SpeedFactory = std::function<models::StepTimeModelPtr(const JsonReader& spec, const JobClass& cls)>;
+
+void register_speed_kind(const std::string& kind, SpeedFactory factory);
+[[nodiscard]] std::vector<std::string> speed_kind_names();
+[[nodiscard]] models::StepTimeModelPtr make_speed_model(const JsonReader& spec, const JobClass& cls);
+
+}  // namespace ringsched
