@@ -16,9 +16,10 @@ std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOpti
   if (name == "cpu") return make_cpu_backend(options, comm);
   if (name == "cuda") return make_cuda_backend(options, comm);
   std::string valid;
-  for (const auto& n : backend_names())
+  for (const auto& n : backend_names()) {
     if (!valid.empty()) valid += ", ";
     valid += n;
+  }
   agree(comm, false, "--backend: unknown backend \"" + name + "\" (valid: " + valid + ")", kExitBadInput);
   return nullptr;  // not reached: agree throws
 }

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -209,6 +210,15 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
     ::unlink(tmp.c_str());
     throw std::runtime_error(path + ": cannot rename " + tmp + ": " + err);
   }
+}
+
+void check_output_folder(const std::string& flag, const std::string& path) {
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw InputError(flag + ": folder " + dir.string() + " of " + path + " does not exist or is not a folder");
+  if (::access(dir.c_str(), W_OK) != 0) throw InputError(flag + ": folder " + dir.string() + " is not writable");
 }
 
 std::string read_file_bytes(const std::string& path) {

@@ -51,6 +51,10 @@ Checkpoint parse_checkpoint(const std::string& bytes, const std::string& source)
 // Writes atomically: temp file next to `path`, fsync, rename. Throws std::runtime_error on I/O failure.
 void write_file_atomically(const std::string& path, const std::string& bytes);
 
+// Throws ringsched::InputError ("<flag>: folder <dir> of <path> does not exist") unless the folder that will hold
+// `path` exists, so a long run does not end in a failed write.
+void check_output_folder(const std::string& flag, const std::string& path);
+
 // Reads a whole file; throws ringsched::InputError naming the path if it cannot.
 std::string read_file_bytes(const std::string& path);
 

@@ -41,9 +41,11 @@ __global__ void softmax_xent_kernel(const float* logits, const int* labels, int 
   if (j >= batch) return;
   const float* z = logits + static_cast<long long>(j) * classes;
   float m = z[0];
-  for (int c = 1; c < classes; ++c) m = fmaxf(m, z[c]);
+  for (int c = 1; c < classes; ++c)
+    m = fmaxf(m, z[c]);
   float sum = 0.0f;
-  for (int c = 0; c < classes; ++c) sum += expf(z[c] - m);
+  for (int c = 0; c < classes; ++c)
+    sum += expf(z[c] - m);
   const int y = labels[j];
   float* d = delta + static_cast<long long>(j) * classes;
   for (int c = 0; c < classes; ++c) {
@@ -64,7 +66,9 @@ __global__ void fill_kernel(float* p, long long n, float v) {
   if (i < n) p[i] = v;
 }
 
-unsigned blocks_for(long long n, int threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
+unsigned blocks_for(long long n, int threads) {
+  return static_cast<unsigned>((n + threads - 1) / threads);
+}
 
 class CudaBackend final : public Backend {
  public:
@@ -90,7 +94,8 @@ class CudaBackend final : public Backend {
 
   ~CudaBackend() override {
     if (nccl_) ncclCommDestroy(nccl_);
-    for (float* p : owned_) cudaFree(p);
+    for (float* p : owned_)
+      cudaFree(p);
     if (labels_) cudaFree(labels_);
     if (cublas_) cublasDestroy(cublas_);
     if (start_) cudaEventDestroy(start_);
@@ -135,9 +140,11 @@ class CudaBackend final : public Backend {
     const auto& l = options_.layers;
     x_ = device_alloc(static_cast<long long>(max_batch) * l.front());
     act_.clear();
-    for (std::size_t i = 1; i < l.size(); ++i) act_.push_back(device_alloc(static_cast<long long>(max_batch) * l[i]));
+    for (std::size_t i = 1; i < l.size(); ++i)
+      act_.push_back(device_alloc(static_cast<long long>(max_batch) * l[i]));
     long long widest = 0;
-    for (int w : l) widest = std::max<long long>(widest, w);
+    for (int w : l)
+      widest = std::max<long long>(widest, w);
     delta_ = device_alloc(static_cast<long long>(max_batch) * widest);
     delta_prev_ = device_alloc(static_cast<long long>(max_batch) * widest);
     ones_ = device_alloc(max_batch);
@@ -221,7 +228,8 @@ class CudaBackend final : public Backend {
     std::vector<float> losses(static_cast<size_t>(batch));
     check_cuda(cudaMemcpy(losses.data(), loss_, sizeof(float) * losses.size(), cudaMemcpyDeviceToHost), "loss");
     double sum = 0.0;
-    for (float v : losses) sum += v;
+    for (float v : losses)
+      sum += v;
     return static_cast<float>(sum / batch);
   }
 
@@ -256,23 +264,23 @@ class CudaBackend final : public Backend {
       const float* w = params_ + offsets_[i];
       const float* b = w + static_cast<long long>(in) * out;
       const float* a_prev = i == 0 ? x_ : act_[i - 1];
-      check_cublas(cublasSgemm(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, out, batch, in, &one, w, out, a_prev, in, &zero,
-                               act_[i], out),
-                   "sgemm forward");
+      check_cublas(
+          cublasSgemm(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, out, batch, in, &one, w, out, a_prev, in, &zero, act_[i], out),
+          "sgemm forward");
       const long long n = static_cast<long long>(out) * batch;
       bias_activation_kernel<<<blocks_for(n, 256), 256, 0, stream_>>>(act_[i], b, out, batch, i + 1 < count);
     }
-    softmax_xent_kernel<<<blocks_for(batch, 128), 128, 0, stream_>>>(act_[count - 1], labels_, l.back(), batch,
-                                                                     delta_, loss_);
+    softmax_xent_kernel<<<blocks_for(batch, 128), 128, 0, stream_>>>(act_[count - 1], labels_, l.back(), batch, delta_,
+                                                                     loss_);
     for (std::size_t i = count; i-- > 0;) {
       const int in = l[i], out = l[i + 1];
       const float* w = params_ + offsets_[i];
       float* gw = grads_ + offsets_[i];
       float* gb = gw + static_cast<long long>(in) * out;
       const float* a_prev = i == 0 ? x_ : act_[i - 1];
-      check_cublas(cublasSgemm(cublas_, CUBLAS_OP_N, CUBLAS_OP_T, out, in, batch, &one, delta_, out, a_prev, in,
-                               &zero, gw, out),
-                   "sgemm weight gradient");
+      check_cublas(
+          cublasSgemm(cublas_, CUBLAS_OP_N, CUBLAS_OP_T, out, in, batch, &one, delta_, out, a_prev, in, &zero, gw, out),
+          "sgemm weight gradient");
       check_cublas(cublasSgemv(cublas_, CUBLAS_OP_N, out, batch, &one, delta_, out, ones_, 1, &zero, gb, 1),
                    "sgemv bias gradient");
       if (i > 0) {
@@ -315,15 +323,19 @@ class CudaBackend final : public Backend {
 
 }  // namespace
 
-bool cuda_backend_compiled() { return true; }
+bool cuda_backend_compiled() {
+  return true;
+}
 
 std::unique_ptr<Backend> make_cuda_backend(const BackendOptions& options, MPI_Comm comm) {
   // 1. Is there a usable GPU on every rank?
   int devices = 0;
   const cudaError_t e = cudaGetDeviceCount(&devices);
   std::string why;
-  if (e != cudaSuccess) why = std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(e) + ")";
-  else if (devices == 0) why = "no CUDA device found";
+  if (e != cudaSuccess)
+    why = std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(e) + ")";
+  else if (devices == 0)
+    why = "no CUDA device found";
   agree(comm, why.empty(), "--backend cuda: " + why + " on host " + local_hostname(), kExitSkip);
 
   // 2. Pick a device, create the backend (local work).

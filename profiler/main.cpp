@@ -73,7 +73,7 @@ int run(int argc, char** argv, double start_unix) {
       "Run one rank per worker: mpirun -np W ringsched-profile ..."};
   app.require_subcommand(0, 1);
   ProfileOptions po;
-  std::string layers_text = "1024,1024,1024,10";
+  std::string layers_text = "512,512,512,10";
   std::string batch_text = "16,32,64";
   std::string message_text;
   app.add_option("--backend", po.backend, "cpu or cuda")->capture_default_str();
@@ -81,8 +81,8 @@ int run(int argc, char** argv, double start_unix) {
   app.add_option("--layers", layers_text, "MLP layer widths, inputs first, classes last")->capture_default_str();
   app.add_option("--batch-sizes", batch_text, "per-worker batch sizes to time")->capture_default_str();
   app.add_option("--message-bytes", message_text,
-                 "all-reduce sizes in bytes, multiples of 4, K/M/G suffixes (default: 4K..16M by x4 and the "
-                 "gradient size)");
+                 "all-reduce sizes in bytes, multiples of 4, K/M/G suffixes (default: 4K..16M by x4); the model's "
+                 "gradient size is always added");
   app.add_option("--warmup", po.warmup, "untimed iterations per size")->capture_default_str();
   app.add_option("--repeats", po.repeats, "timed iterations per size")->capture_default_str();
   app.add_option("--nccl-algo", po.nccl_algo, "cuda: set NCCL_ALGO (e.g. Ring) before NCCL initialises");

@@ -56,8 +56,7 @@ class Node {
     for (const auto& item : j_.items()) {
       if (!allowed.count(item.key())) {
         std::string valid;
-        for (const auto& a : allowed)
-          {
+        for (const auto& a : allowed) {
           if (!valid.empty()) valid += ", ";
           valid += a;
         }

@@ -36,10 +36,15 @@ void agree(MPI_Comm comm, bool ok, const std::string& message, int code) {
   if (first == INT_MAX) return;
   int agreed = code;
   MPI_Bcast(&agreed, 1, MPI_INT, first, comm);
+  std::string text = message;
+  int length = static_cast<int>(text.size());
+  MPI_Bcast(&length, 1, MPI_INT, first, comm);
+  text.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(text.data(), length, MPI_CHAR, first, comm);
   if (me == first) {
-    std::cerr << "ringsched-profile: " << message << std::endl;
+    std::cerr << "ringsched-profile: " << text << std::endl;
   }
-  throw ExitRequest{agreed};
+  throw ExitRequest{agreed, text};
 }
 
 void collective_try(MPI_Comm comm, const std::function<void()>& f) {

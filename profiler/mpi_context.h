@@ -23,9 +23,11 @@ class SkipError : public std::runtime_error {
   explicit SkipError(const std::string& message) : std::runtime_error(message) {}
 };
 
-// Every rank agreed to stop with `code`; the message (if any) has already been printed once.
+// Every rank agreed to stop with `code`; the message (if any) has already been printed once, by the rank that
+// detected the problem, and is repeated here on every rank.
 struct ExitRequest {
   int code = kExitFailure;
+  std::string message;
 };
 
 int comm_rank(MPI_Comm comm);

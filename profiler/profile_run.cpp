@@ -9,6 +9,7 @@
 
 #include "models/input_error.h"
 #include "profiler/backend.h"
+#include "profiler/checkpoint.h"
 #include "profiler/mlp.h"
 #include "profiler/mpi_context.h"
 
@@ -119,12 +120,16 @@ Measurement run_profile(const ProfileOptions& options, MPI_Comm comm, std::ostre
   const int rank = comm_rank(comm);
   const int world = comm_size(comm);
   ProfileOptions o = options;
-  collective_try(comm, [&] { validate(o, world); });
+  collective_try(comm, [&] {
+    validate(o, world);
+    if (rank == 0) check_output_folder("--out", o.out);
+  });
   std::sort(o.batch_sizes.begin(), o.batch_sizes.end());
   o.batch_sizes.erase(std::unique(o.batch_sizes.begin(), o.batch_sizes.end()), o.batch_sizes.end());
   const std::int64_t parameters = mlp_parameter_count(o.layers);
   const std::int64_t gradient_bytes = 4 * parameters;
   if (o.message_bytes.empty()) o.message_bytes = default_message_bytes(gradient_bytes);
+  o.message_bytes.push_back(gradient_bytes);  // always measured: the fit points need it
   std::sort(o.message_bytes.begin(), o.message_bytes.end());
   o.message_bytes.erase(std::unique(o.message_bytes.begin(), o.message_bytes.end()), o.message_bytes.end());
 

@@ -20,9 +20,10 @@ inline constexpr std::int64_t kMaxBatch = std::int64_t{1} << 22;
 struct ProfileOptions {
   std::string backend = "cpu";
   std::string out = "measurement.json";
-  std::vector<int> layers = {1024, 1024, 1024, 10};
+  std::vector<int> layers = {512, 512, 512, 10};
   std::vector<std::int64_t> batch_sizes = {16, 32, 64};
-  std::vector<std::int64_t> message_bytes;  // empty: default_message_bytes(gradient bytes)
+  std::vector<std::int64_t> message_bytes;  // empty: default_message_bytes(gradient bytes); the gradient size is
+                                            // always added
   int warmup = 3;
   int repeats = 10;
   std::string nccl_algo;  // cuda: value for NCCL_ALGO ("Ring", "Tree", ...); empty leaves NCCL's choice

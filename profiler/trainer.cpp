@@ -45,6 +45,9 @@ void validate(const TrainOptions& o, int world) {
     throw InputError("--train-samples/--test-samples: the data set needs " + std::to_string(bytes >> 20) +
                      " MiB per rank, more than this host can spare");
   const std::int64_t global_batch = static_cast<std::int64_t>(o.per_worker_batch) * world;
+  if (o.per_worker_batch > o.data.train_samples)
+    throw InputError("--batch-size " + std::to_string(o.per_worker_batch) + " is larger than the " +
+                     std::to_string(o.data.train_samples) + " training samples");
   if (global_batch > o.data.train_samples)
     throw InputError("world size " + std::to_string(world) + " is larger than allowed: " + std::to_string(world) +
                      " workers x --batch-size " + std::to_string(o.per_worker_batch) + " = " +
@@ -90,7 +93,11 @@ TrainReport run_training(const TrainOptions& options, MPI_Comm comm, std::ostrea
   TrainOptions o = options;
   o.data.inputs = o.layers.empty() ? 0 : o.layers.front();
   o.data.classes = o.layers.empty() ? 0 : o.layers.back();
-  collective_try(comm, [&] { validate(o, world); });
+  collective_try(comm, [&] {
+    validate(o, world);
+    if (rank == 0 && !o.out.empty()) check_output_folder("--out", o.out);
+    if (rank == 0 && o.stop_at_step > 0) check_output_folder("--checkpoint", o.checkpoint);
+  });
 
   // Checkpoint: rank 0 reads the bytes, every rank parses the same bytes.
   Checkpoint ck;
@@ -208,6 +215,7 @@ TrainReport run_training(const TrainOptions& options, MPI_Comm comm, std::ostrea
         lr_step = warmup_from + (lr - warmup_from) * k / static_cast<double>(warmup_total);
         --warmup_left;
       }
+      report.step_lrs.push_back(lr_step);
       const auto mu = static_cast<float>(o.momentum);
       const auto eta = static_cast<float>(lr_step);
       auto& p = mlp.parameters();
@@ -221,8 +229,9 @@ TrainReport run_training(const TrainOptions& options, MPI_Comm comm, std::ostrea
       if (recent_losses.size() > 50) recent_losses.pop_front();
       if (rank == 0 && o.log_every > 0 && step % o.log_every == 0)
         out << "step " << step << " epoch "
-            << fmt(static_cast<double>(epoch) + static_cast<double>(epoch_offset) / static_cast<double>(n_train), "%.3f") << " loss "
-            << fmt(recent_losses.back()) << " lr " << fmt(lr_step, "%.5g") << std::endl;
+            << fmt(static_cast<double>(epoch) + static_cast<double>(epoch_offset) / static_cast<double>(n_train),
+                   "%.3f")
+            << " loss " << fmt(recent_losses.back()) << " lr " << fmt(lr_step, "%.5g") << std::endl;
     }
   } catch (const std::exception& e) {
     abort_all(std::string("training failed: ") + e.what(), kExitFailure);

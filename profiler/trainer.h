@@ -57,6 +57,7 @@ struct TrainReport {
   double heldout_accuracy = -1;  // finished runs only (-1 when stopped)
   double heldout_loss = -1;
   std::vector<float> final_parameters;  // not serialised; for tests
+  std::vector<double> step_lrs;         // not serialised: the lr used at each step of this run (for tests)
 };
 
 // Collective over `comm`. Bad input (shapes, sizes, too many workers for the data, unreadable or mismatched

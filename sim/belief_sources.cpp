@@ -1,4 +1,5 @@
-// sim/belief_sources.cpp — the none, oracle and history belief sources.
+// sim/belief_sources.cpp — the none, oracle and history belief sources, and the held-out fitted history and
+// exploration sources.
 #include "sim/belief_sources.h"
 
 #include "workloads/json_reader.h"
@@ -63,6 +64,55 @@ std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, 
   if (name == "oracle") return std::make_shared<OracleSource>();
   if (name == "history") return std::make_shared<HistorySource>();
   throw InputError(where + ": unknown belief source '" + name + "' (valid: " + join_names(belief_source_names()) + ")");
+}
+
+namespace {
+
+class FittedHistorySource final : public BeliefSource {
+ public:
+  explicit FittedHistorySource(std::shared_ptr<const Catalog> fitted) : fitted_(std::move(fitted)) {}
+  [[nodiscard]] std::string name() const override { return "history"; }
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext&,
+                                             const JobTruth*) const override {
+    const int idx = fitted_->find(pub.class_name);
+    if (idx < 0) return nullptr;
+    const JobClass& c = fitted_->classes[static_cast<std::size_t>(idx)];
+    return std::make_unique<ClassModelBelief>(c, 1.0, c.work_samples, "history");
+  }
+
+ private:
+  std::shared_ptr<const Catalog> fitted_;
+};
+
+class ExplorationSource final : public BeliefSource {
+ public:
+  ExplorationSource(SpeedMeasurer measure, std::shared_ptr<const Catalog> work_history)
+      : measure_(std::move(measure)), history_(std::move(work_history)) {}
+  [[nodiscard]] std::string name() const override { return "exploration"; }
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext&,
+                                             const JobTruth*) const override {
+    const int idx = history_->find(pub.class_name);
+    if (idx < 0) return nullptr;
+    JobClass c = history_->classes[static_cast<std::size_t>(idx)];
+    const models::Eq5Fit fit = models::fit_eq5(measure_(pub.id), pub.model_size_mparams);
+    c.speed = std::make_shared<models::Eq5StepTime>(fit.coeffs, pub.model_size_mparams);
+    return std::make_unique<ClassModelBelief>(c, 1.0, c.work_samples, "exploration");
+  }
+
+ private:
+  SpeedMeasurer measure_;
+  std::shared_ptr<const Catalog> history_;
+};
+
+}  // namespace
+
+std::shared_ptr<const BeliefSource> make_fitted_history_source(std::shared_ptr<const Catalog> fitted) {
+  return std::make_shared<FittedHistorySource>(std::move(fitted));
+}
+
+std::shared_ptr<const BeliefSource> make_exploration_source(SpeedMeasurer measure,
+                                                            std::shared_ptr<const Catalog> work_history) {
+  return std::make_shared<ExplorationSource>(std::move(measure), std::move(work_history));
 }
 
 }  // namespace ringsched

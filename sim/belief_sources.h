@@ -3,10 +3,12 @@
 // In-sample (the paper's setting), `history` uses the catalog class models the truth was drawn from.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "models/fit.h"
 #include "strategies/strategy.h"
 #include "workloads/workload.h"
 
@@ -27,6 +29,19 @@ class BeliefSource {
   [[nodiscard]] virtual std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext& ctx,
                                                      const JobTruth* truth) const = 0;
 };
+
+// Held-out evaluation (sim/heldout.h): `history` whose beliefs come from `fitted`, a catalog fitted on a disjoint set
+// of training runs; it never sees the truth catalog (BeliefContext::catalog is not read).
+std::shared_ptr<const BeliefSource> make_fitted_history_source(std::shared_ptr<const Catalog> fitted);
+
+// Measured points of one job (e.g. a few noisy steps at 1, 2, 4, 8 GPUs), by job id. The only channel through which
+// `exploration` learns about a job; it receives numbers, not truth objects.
+using SpeedMeasurer = std::function<std::vector<models::SpeedPoint>(int job_id)>;
+
+// `exploration`: Eq. 5 fitted to the job's own measured points (from `measure`); work from `work_history`'s class
+// (a fitted catalog, as `history`). A job whose class is unknown to `work_history` gets no belief.
+std::shared_ptr<const BeliefSource> make_exploration_source(SpeedMeasurer measure,
+                                                            std::shared_ptr<const Catalog> work_history);
 
 // "none", "oracle", "history". Throws InputError naming `where` for an unknown name.
 std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, const std::string& where);

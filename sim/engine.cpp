@@ -9,6 +9,7 @@
 
 #include <boost/random/normal_distribution.hpp>
 
+#include "sim/placement.h"
 #include "workloads/rng.h"
 
 namespace ringsched {
@@ -25,6 +26,8 @@ std::string to_string(AllocKind kind) {
       return "resume";
     case AllocKind::kFinish:
       return "finish";
+    case AllocKind::kMigrate:
+      return "migrate";
   }
   return "start";
 }
@@ -99,6 +102,14 @@ class Engine final : public Probe {
       push({t.arrival, EvKind::kArrival, t.id, 0, 0});
     }
     if (n > 0) result_.first_arrival = w.jobs.front().arrival;
+    if (c.topology || !c.placement.empty()) {
+      auto topo = c.topology ? c.topology : std::make_shared<const Topology>(Topology::two_level(
+                                                c.nodes, c.gpus_per_node, LinkClass{1.0, 0.0}, LinkClass{1.0, 0.0}));
+      if (topo->gpus() != c.total_gpus()) throw std::logic_error("engine: topology GPUs != nodes x gpus_per_node");
+      placer_ = std::make_unique<Placer>(topo, make_placement_policy(c.placement.empty() ? "packed" : c.placement),
+                                         c.defragment);
+      ref_ring_ = topo->reference_ring();
+    }
   }
 
   RunResult run() {
@@ -120,6 +131,14 @@ class Engine final : public Probe {
                                " job(s) waiting with nothing running and no wake-up");
       }
     }
+    if (placer_) {
+      const PlacementTotals& pt = placer_->totals();
+      result_.placed = true;
+      result_.migrations = pt.migrations;
+      result_.fragmented_gpu_seconds = pt.fragmented_gpu_seconds;
+      result_.node_span_seconds = pt.node_span_seconds;
+      result_.holding_job_seconds = pt.holding_job_seconds;
+    }
     return std::move(result_);
   }
 
@@ -136,8 +155,16 @@ class Engine final : public Probe {
     return wl_.catalog->classes[static_cast<std::size_t>(wl_.jobs[static_cast<std::size_t>(id)].class_index)];
   }
   double true_rate(int id, int w) const {
+    if (placer_) return placed_rate(id);
     return class_throughput(cls_of(id), w, packed_nodes(w, cfg_.gpus_per_node),
                             wl_.jobs[static_cast<std::size_t>(id)].speed_factor);
+  }
+  // Speed on the job's current GPUs: ring parameters from the topology, or just the nodes spanned.
+  double placed_rate(int id) const {
+    const RingComm ring = placer_->ring_of(id);
+    const double sf = wl_.jobs[static_cast<std::size_t>(id)].speed_factor;
+    if (cfg_.topology) return ring_throughput(cls_of(id), ring, ref_ring_, sf);
+    return class_throughput(cls_of(id), ring.gpus, ring.nodes, sf);
   }
   void push(Event e) {
     e.seq = seq_++;
@@ -174,6 +201,7 @@ class Engine final : public Probe {
         r.active = true;
         r.last_t = now_;
         active_.push_back(e.job);
+        views_.push_back(make_view(e.job));
         return true;
       case EvKind::kWakeup:
         return e.version == wake_version_;
@@ -192,11 +220,20 @@ class Engine final : public Probe {
         res.finish = now_;
         result_.last_finish = std::max(result_.last_finish, now_);
         log(e.job, r.gpus, 0, AllocKind::kFinish);
+        if (placer_) {
+          placer_->clock(now_);
+          placer_->release(e.job);
+        }
         r.gpus = 0;
         r.done = true;
         r.active = false;
         ++finished_;
-        active_.erase(std::find(active_.begin(), active_.end(), e.job));
+        {
+          const std::size_t pos = position(e.job);
+          active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(pos));
+          views_.erase(views_.begin() + static_cast<std::ptrdiff_t>(pos));
+          holders_.erase(std::find(holders_.begin(), holders_.end(), e.job));
+        }
         strat_.on_finish(e.job);
         return true;
       }
@@ -204,24 +241,40 @@ class Engine final : public Probe {
     return false;
   }
 
+  JobView make_view(int id) {
+    const Runtime& r = rt_[static_cast<std::size_t>(id)];
+    JobView v;
+    v.pub = &pub_[static_cast<std::size_t>(id)];
+    v.belief = beliefs_[static_cast<std::size_t>(id)].get();
+    v.gpus = r.gpus;
+    v.state = r.state;
+    v.started = r.started;
+    v.work_done = r.work_done;
+    v.ready_at = r.ready_at;
+    v.attained_gpu_seconds = r.attained;
+    v.first_start = r.started ? result_.jobs[static_cast<std::size_t>(id)].first_start : -1.0;
+    return v;
+  }
+
+  // Index of an active job in active_ / views_ (active_ is in id order: ids follow arrival order).
+  std::size_t position(int id) const {
+    const auto it = std::lower_bound(active_.begin(), active_.end(), id);
+    return static_cast<std::size_t>(it - active_.begin());
+  }
+
+  void refresh_view(int id) {
+    advance(id);
+    views_[position(id)] = make_view(id);
+  }
+
+  // The snapshot is kept between decisions: only jobs holding GPUs (their progress moves with time) and jobs whose
+  // state changed since the last decision are refreshed, so a decision costs O(holders + changes), not O(queue).
   void run_strategy() {
-    views_.clear();
-    views_.reserve(active_.size());
-    for (int id : active_) {
-      advance(id);
-      const Runtime& r = rt_[static_cast<std::size_t>(id)];
-      JobView v;
-      v.pub = &pub_[static_cast<std::size_t>(id)];
-      v.belief = beliefs_[static_cast<std::size_t>(id)].get();
-      v.gpus = r.gpus;
-      v.state = r.state;
-      v.started = r.started;
-      v.work_done = r.work_done;
-      v.ready_at = r.ready_at;
-      v.attained_gpu_seconds = r.attained;
-      v.first_start = r.started ? result_.jobs[static_cast<std::size_t>(id)].first_start : -1.0;
-      views_.push_back(v);
+    for (int id : holders_) refresh_view(id);
+    for (int id : dirty_) {
+      if (!rt_[static_cast<std::size_t>(id)].done) refresh_view(id);
     }
+    dirty_.clear();
     Snapshot s;
     s.now = now_;
     s.total_gpus = cfg_.total_gpus();
@@ -234,9 +287,9 @@ class Engine final : public Probe {
   }
 
   void apply(const Decision& d) {
-    const std::string who = "strategy '" + strat_.name() + "'";
+    auto who = [this] { return "strategy '" + strat_.name() + "'"; };
     if (d.gpus.size() != active_.size()) {
-      throw std::logic_error(who + " returned " + std::to_string(d.gpus.size()) + " allocations for " +
+      throw std::logic_error(who() + " returned " + std::to_string(d.gpus.size()) + " allocations for " +
                              std::to_string(active_.size()) + " jobs");
     }
     long total = 0;
@@ -244,22 +297,53 @@ class Engine final : public Probe {
       const int w = d.gpus[k];
       const JobPublic& p = pub_[static_cast<std::size_t>(active_[k])];
       if (w < 0 || (w > 0 && (w < p.min_gpus || w > p.max_gpus))) {
-        throw std::logic_error(who + " gave job " + p.name + " " + std::to_string(w) + " GPUs (limits " +
+        throw std::logic_error(who() + " gave job " + p.name + " " + std::to_string(w) + " GPUs (limits " +
                                std::to_string(p.min_gpus) + ".." + std::to_string(p.max_gpus) + ")");
       }
       total += w;
     }
     if (total > cfg_.total_gpus()) {
-      throw std::logic_error(who + " allocated " + std::to_string(total) + " GPUs of " +
+      throw std::logic_error(who() + " allocated " + std::to_string(total) + " GPUs of " +
                              std::to_string(cfg_.total_gpus()));
     }
+    if (placer_) place(d);
     for (std::size_t k = 0; k < d.gpus.size(); ++k)
       change(active_[k], d.gpus[k]);
+    if (placer_ && placer_->defragment()) {
+      for (std::size_t k = 0; k < d.gpus.size(); ++k)
+        if (rt_[static_cast<std::size_t>(active_[k])].state == JobState::kRunning) migrate(active_[k]);
+    }
     ++wake_version_;
     if (d.wakeup_at < kInf) {
-      if (!(d.wakeup_at > now_)) throw std::logic_error(who + " asked to be woken at a time not in the future");
+      if (!(d.wakeup_at > now_)) throw std::logic_error(who() + " asked to be woken at a time not in the future");
       push({d.wakeup_at, EvKind::kWakeup, -1, wake_version_, 0});
     }
+  }
+
+  // Releases every job whose count changes, then places them, largest first (ties: snapshot order).
+  void place(const Decision& d) {
+    placer_->clock(now_);
+    std::vector<std::size_t> moved;
+    for (std::size_t k = 0; k < d.gpus.size(); ++k) {
+      if (d.gpus[k] != rt_[static_cast<std::size_t>(active_[k])].gpus) {
+        placer_->release(active_[k]);
+        if (d.gpus[k] > 0) moved.push_back(k);
+      }
+    }
+    std::stable_sort(moved.begin(), moved.end(), [&](std::size_t a, std::size_t b) { return d.gpus[a] > d.gpus[b]; });
+    for (std::size_t k : moved)
+      placer_->place(active_[k], d.gpus[k]);
+  }
+
+  // Same count, better GPUs: a restart, logged and counted as a migration.
+  void migrate(int id) {
+    if (!placer_->try_improve(id)) return;
+    Runtime& r = rt_[static_cast<std::size_t>(id)];
+    advance(id);
+    ++r.version;
+    ++result_.jobs[static_cast<std::size_t>(id)].restarts;
+    log(id, r.gpus, r.gpus, AllocKind::kMigrate);
+    begin_restart(id);
   }
 
   void change(int id, int to) {
@@ -267,6 +351,9 @@ class Engine final : public Probe {
     const int from = r.gpus;
     if (from == to) return;
     advance(id);
+    dirty_.push_back(id);
+    if (from == 0) holders_.push_back(id);
+    if (to == 0) holders_.erase(std::find(holders_.begin(), holders_.end(), id));
     JobResult& res = result_.jobs[static_cast<std::size_t>(id)];
     ++r.version;
     r.gpus = to;
@@ -288,7 +375,13 @@ class Engine final : public Probe {
     }
     ++res.restarts;
     log(id, from, to, from == 0 ? AllocKind::kResume : AllocKind::kResize);
-    const double cost = cfg_.restart_cost_s + cfg_.restart_cost_per_gpu_s * static_cast<double>(to);
+    begin_restart(id);
+  }
+
+  // A started job that changed GPUs pauses for the restart cost (holding its new GPUs), then runs again.
+  void begin_restart(int id) {
+    Runtime& r = rt_[static_cast<std::size_t>(id)];
+    const double cost = cfg_.restart_cost_s + cfg_.restart_cost_per_gpu_s * static_cast<double>(r.gpus);
     if (cost > 0.0) {
       r.state = JobState::kRestarting;
       r.rate = 0.0;
@@ -296,7 +389,7 @@ class Engine final : public Probe {
       push({r.ready_at, EvKind::kRestartEnd, id, r.version, 0});
     } else {
       r.state = JobState::kRunning;
-      r.rate = true_rate(id, to);
+      r.rate = true_rate(id, r.gpus);
       schedule_completion(id);
     }
   }
@@ -324,13 +417,17 @@ class Engine final : public Probe {
   std::vector<JobPublic> pub_;
   std::vector<std::unique_ptr<Belief>> beliefs_;
   std::vector<int> active_;
-  std::vector<JobView> views_;
+  std::vector<JobView> views_;  // parallel to active_
+  std::vector<int> holders_;    // active jobs with GPUs > 0
+  std::vector<int> dirty_;      // jobs changed since the last snapshot
   std::priority_queue<Event, std::vector<Event>, std::greater<>> heap_;
   RunResult result_;
   double now_ = 0.0;
   std::uint64_t seq_ = 0;
   std::uint32_t wake_version_ = 0;
   int finished_ = 0;
+  std::unique_ptr<Placer> placer_;  // null unless a topology or placement policy is configured
+  RingComm ref_ring_;
 };
 
 }  // namespace

@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/belief_sources.h"
+#include "sim/topology.h"
 #include "strategies/strategy.h"
 #include "workloads/workload.h"
 
@@ -20,6 +22,12 @@ struct EngineConfig {
   double restart_cost_per_gpu_s = 0.0;  // plus this much per GPU of the new allocation
   bool record_events = true;            // keep the allocation-change log
   std::uint64_t seed = 1;               // measurement-noise stream of the Probe
+  // Placement (docs/topology.md). Default (no topology, no placement): no GPU tracking, speeds use the packed node
+  // count ceil(w / gpus_per_node). With a placement policy the engine places jobs on concrete GPUs and the truth
+  // speed uses the nodes the ring spans; with a topology also the ring's bandwidth and latency.
+  std::shared_ptr<const Topology> topology;  // null = none
+  std::string placement;                     // "" = none ("packed" when a topology is set), "spread", "topology"
+  bool defragment = false;                   // migrate running jobs to strictly better placements (costs a restart)
   [[nodiscard]] int total_gpus() const { return nodes * gpus_per_node; }
 };
 
@@ -36,7 +44,7 @@ struct JobResult {
   double work = 0.0;         // samples
 };
 
-enum class AllocKind { kStart, kResize, kPreempt, kResume, kFinish };
+enum class AllocKind { kStart, kResize, kPreempt, kResume, kFinish, kMigrate };
 std::string to_string(AllocKind kind);
 
 struct AllocationEvent {
@@ -55,6 +63,12 @@ struct RunResult {
   double allocated_gpu_seconds = 0.0;
   std::uint64_t events_processed = 0;  // heap events handled
   std::uint64_t decisions = 0;         // strategy calls
+  // Placement metrics (only with a placement policy; see sim/placement.h).
+  bool placed = false;
+  int migrations = 0;
+  double fragmented_gpu_seconds = 0.0;
+  double node_span_seconds = 0.0;
+  double holding_job_seconds = 0.0;
 };
 
 // What an invariant checker sees after every batch of simultaneous events (tests use it).

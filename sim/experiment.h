@@ -12,7 +12,9 @@
 #include "sim/belief_sources.h"
 #include "sim/engine.h"
 #include "sim/metrics.h"
+#include "sim/topology.h"
 #include "strategies/registry.h"
+#include "workloads/trace.h"
 
 namespace ringsched {
 
@@ -48,6 +50,15 @@ struct ExperimentConfig {
   int seeds = 20;
   std::uint64_t base_seed = 1;
   EventsMode events = EventsMode::kFirstSeed;
+  // cluster.topology / cluster.placement (docs/topology.md); null / "" = none (the default engine behaviour).
+  std::shared_ptr<const Topology> topology;
+  std::string placement;
+  bool defragment = false;
+  bool optimality_gap = false;  // output.optimality_gap: record each decision's gap to the exact optimum
+  // workload.trace (docs/config.md "Trace-driven arrivals"): arrivals, classes and GPU requests from a trace file
+  // instead of Poisson arrivals; null = Poisson. `jobs` caps the trace's rows.
+  std::shared_ptr<const Trace> trace;
+  TraceWorkloadSpec trace_spec;
 
   [[nodiscard]] int total_gpus() const { return nodes * gpus_per_node; }
 };

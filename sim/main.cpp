@@ -1,4 +1,5 @@
-// sim/main.cpp — the `ringsched` command line (CLI11): table3, simulate, validate, strategies, catalogs.
+// sim/main.cpp — the `ringsched` command line (CLI11): table3, simulate, validate, strategies, catalogs, sweep,
+// check, fit.
 // Exit codes: 0 ok, 1 runtime failure, 2 bad input.
 #include <chrono>
 #include <cstdio>
@@ -8,8 +9,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sim/check.h"
 #include "sim/experiment.h"
+#include "sim/heldout_cli.h"
 #include "sim/report.h"
+#include "sim/placement_report.h"
+#include "sim/plot.h"
+#include "sim/sweep.h"
+#ifdef RINGSCHED_WITH_MPI
+#include "sim/sweep_mpi.h"
+#endif
 #include "workloads/json_reader.h"
 
 using namespace ringsched;
@@ -19,10 +28,12 @@ namespace {
 struct RunOptions {
   std::optional<int> seeds;
   std::optional<int> jobs;
+  std::optional<double> restart_cost;
   int threads = 0;
   std::string format = "md";
   std::string out;
   std::string strategies;
+  bool optimality_gap = false;
 };
 
 void add_run_options(CLI::App* cmd, RunOptions& o) {
@@ -36,11 +47,17 @@ void add_run_options(CLI::App* cmd, RunOptions& o) {
       ->check(CLI::IsMember({"md", "csv", "json"}));
   cmd->add_option("--out", o.out,
                   "Directory for summary.json, jobs.csv, events.csv, table.md, table.csv (written atomically)");
+  cmd->add_flag("--optimality-gap", o.optimality_gap,
+                "Record each decision's objective gap to the exact optimum and print its distribution "
+                "(docs/topology.md)");
 }
 
 void apply_overrides(nlohmann::json& doc, const RunOptions& o) {
+  if (!doc.is_object()) return;  // parse_experiment reports it (file + path, exit 2)
   if (o.seeds) doc["seeds"] = *o.seeds;
-  if (o.jobs) doc["workload"]["jobs"] = *o.jobs;
+  if (o.restart_cost) doc["restart"]["cost_s"] = *o.restart_cost;
+  if (o.optimality_gap) doc["output"]["optimality_gap"] = true;
+  if (o.jobs && doc.contains("workload") && doc["workload"].is_object()) doc["workload"]["jobs"] = *o.jobs;
   if (!o.strategies.empty()) {
     nlohmann::json list = nlohmann::json::array();
     std::vector<std::string> names;
@@ -76,7 +93,9 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, bool table3
   const ExperimentResult res = run_experiment(cfg, o.threads);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << (table3 ? render_table3(cfg, res, f) : render_summary(cfg, res, f)) << std::flush;
+  std::cout << render_placement_report(cfg, res, f) << std::flush;  // empty unless topology/placement/gap
   if (!o.out.empty()) write_outputs(o.out, cfg, res);
+  if (!o.out.empty()) write_placement_outputs(o.out, cfg, res);
   std::fprintf(stderr, "ringsched: %zu runs in %.2f s%s%s\n", res.runs.size(), secs, o.out.empty() ? "" : ", wrote ",
                o.out.c_str());
   const int failed = failed_runs(res);
@@ -104,10 +123,23 @@ int main(int argc, char** argv) {
       "Reproduce the paper's Table 3: mean JCT per contention level and strategy, 95% CIs, ratio to eight.\n"
       "Default: 64 GPUs, the `paper` catalog, levels light/moderate/heavy/extreme, 20 seeds x 100 jobs.");
   add_run_options(table3, t3);
-  table3->add_option("--config", t3_config, "Use this experiment config instead of the built-in Table 3 setup")
-      ->check(CLI::ExistingFile);
+  table3->footer(
+      "Examples:\n  ringsched table3                                  # the paper's setting, Markdown table\n"
+      "  ringsched table3 --seeds 50 --out out/t3          # more replicates, CSV/JSON files in out/t3\n"
+      "  ringsched table3 --strategies eight,precompute[oracle] --format csv\n"
+      "Cells: mean JCT in minutes +- 95% CI over seeds; (0.40x) = paired per-seed ratio to eight.");
+  // No CLI::ExistingFile check: read_json_file reports a missing file in the one-line "file: ..." form (exit 2).
+  table3->add_option("--config", t3_config, "Use this experiment config instead of the built-in Table 3 setup");
   table3->add_option("--strategies", t3.strategies,
                      "Comma-separated strategies (name or name[beliefs]), or `all` for every registered one");
+  HeldoutCli t3_heldout;
+  add_heldout_options(table3, t3_heldout);  // --eval and the held-out knobs (docs/heldout.md)
+  FitCommandOptions fit_opt;
+  auto* fit = add_fit_subcommand(app, fit_opt);
+  std::string t3_plot;
+  table3->add_option("--plot", t3_plot,
+                     "Draw the plots (PNG + SVG) into this directory with scripts/plot (Python 3 + matplotlib); "
+                     "the data files go there too unless --out is given");
 
   RunOptions sim;
   std::string sim_config;
@@ -115,6 +147,13 @@ int main(int argc, char** argv) {
       app.add_subcommand("simulate", "Run an experiment config and print every metric per level and strategy");
   simulate->add_option("--config", sim_config, "Experiment config (JSON)")->required();
   add_run_options(simulate, sim);
+  simulate
+      ->add_option("--restart-cost", sim.restart_cost, "Restart cost in seconds (restart.cost_s); overrides the config")
+      ->check(CLI::Range(0.0, 86400.0));
+  simulate->footer(
+      "Examples:\n  ringsched simulate --config workloads/examples/tiny-2node.json\n"
+      "  ringsched simulate --config my.json --seeds 5 --threads 2 --out out/my --format csv\n"
+      "The config format is documented in docs/config.md; check a config first with `ringsched validate`.");
   simulate->add_option("--strategies", sim.strategies, "Override the config's strategies (comma-separated or `all`)");
 
   std::string val_config;
@@ -125,6 +164,38 @@ int main(int argc, char** argv) {
   auto* catalogs = app.add_subcommand("catalogs", "List the built-in catalogs, or print one with --show NAME");
   std::string show;
   catalogs->add_option("--show", show, "Print this built-in catalog's JSON");
+
+  // sweep and check: see docs/sweeps.md.
+  std::string sweep_config;
+  std::string sweep_plot;
+  SweepOptions sweep_opt;
+  auto* sweep = app.add_subcommand(
+      "sweep", "Run a sweep file (base config + axes or cells, replicates) on all cores; under mpirun over ranks");
+  sweep->add_option("--config", sweep_config, "Sweep file (JSON)")->required();
+  sweep->add_option("--out", sweep_opt.out_dir, "Output directory: sweep.json, runs.csv, cells.csv")->required();
+  sweep->add_option("--threads", sweep_opt.threads, "Worker threads per process (0 = all cores)")
+      ->check(CLI::Range(0, 4096));
+  sweep->add_flag("--resume", sweep_opt.resume, "Continue the results in --out (refused if from another config)");
+  sweep->add_flag("--force", sweep_opt.force, "Overwrite results already in --out");
+  sweep->add_flag("--quiet", sweep_opt.quiet, "No progress bar");
+  sweep->add_option("--flush-seconds", sweep_opt.flush_seconds, "Rewrite the output files at most this often")
+      ->check(CLI::Range(0.0, 86400.0));
+  sweep->add_option("--plot", sweep_plot, "Draw the sweep plots (PNG + SVG) into this directory");
+
+  std::string check_baseline;
+  std::string check_results_path;
+  std::vector<std::string> check_tolerances;
+  std::string check_metrics;
+  bool check_no_test = false;
+  CheckOptions check_opt;
+  auto* check = app.add_subcommand("check", "Compare results with a baseline; exit 1 when a metric drifted");
+  check->add_option("--baseline", check_baseline, "Baseline sweep.json or summary.json")->required();
+  check->add_option("--results", check_results_path, "Results to check (same kind of file)")->required();
+  check->add_option("--tolerance", check_tolerances,
+                    "Relative tolerance on means: 0.05 for all metrics, or METRIC=0.02 (repeatable); default 0.05");
+  check->add_option("--alpha", check_opt.alpha, "Welch t-test significance level (default 0.05)");
+  check->add_flag("--no-test", check_no_test, "No statistical test: any mean beyond tolerance drifts");
+  check->add_option("--metrics", check_metrics, "Comma-separated metrics to compare (default: all)");
 
   try {
     app.parse(argc, argv);
@@ -142,6 +213,11 @@ int main(int argc, char** argv) {
   try {
     if (*table3 || *simulate) {
       const bool is_t3 = static_cast<bool>(*table3);
+      // table3's --restart-cost (sim/heldout_cli.h) sets the held-out block's cost; it overrides the in-sample too.
+      if (is_t3 && table3->count("--restart-cost") > 0) t3.restart_cost = t3_heldout.opt.restart_cost_s;
+      if (is_t3 && !wants_in_sample(t3_heldout)) {
+        return run_heldout_block(t3_heldout, t3.seeds, t3.jobs, t3.threads, t3.format, t3.out, false);
+      }
       const RunOptions& o = is_t3 ? t3 : sim;
       const std::string path = is_t3 ? t3_config : sim_config;
       nlohmann::json doc =
@@ -150,7 +226,41 @@ int main(int argc, char** argv) {
       apply_overrides(doc, o);
       const std::string base = path.empty() ? "" : std::filesystem::path(path).parent_path().string();
       const ExperimentConfig cfg = parse_experiment(doc, origin, base);
-      return run_and_report(cfg, o, is_t3);
+      if (!is_t3 || t3_plot.empty()) {
+        const int rc = run_and_report(cfg, o, is_t3);
+        if (!is_t3 || !wants_heldout(t3_heldout, !t3_config.empty())) return rc;
+        const int h_rc = run_heldout_block(t3_heldout, t3.seeds, t3.jobs, t3.threads, t3.format, t3.out, true);
+        return rc != 0 ? rc : h_rc;
+      }
+      RunOptions with_out = o;
+      if (with_out.out.empty()) with_out.out = t3_plot;
+      const int rc = run_and_report(cfg, with_out, is_t3);
+      const int plot_rc = run_plot_script(with_out.out, t3_plot);
+      return rc != 0 ? rc : plot_rc;
+    }
+    if (*fit) return run_fit_command(fit_opt, std::cout);
+    if (*sweep) {
+      std::unique_ptr<SweepComm> comm;
+#ifdef RINGSCHED_WITH_MPI
+      comm = make_mpi_comm_if_launched();
+#endif
+      if (!comm) comm = make_local_comm();
+      return sweep_command(sweep_config, sweep_opt, sweep_plot, *comm);
+    }
+    if (*check) {
+      for (const auto& t : check_tolerances)
+        add_tolerance(check_opt, t);
+      check_opt.welch = !check_no_test;
+      std::string cur;
+      for (char ch : check_metrics + ",") {
+        if (ch != ',') {
+          cur += ch;
+        } else if (!cur.empty()) {
+          check_opt.metrics.push_back(cur);
+          cur.clear();
+        }
+      }
+      return check_command(check_baseline, check_results_path, check_opt);
     }
     if (*validate) {
       const ExperimentConfig cfg = load_experiment(val_config);

@@ -42,6 +42,14 @@ RunMetrics compute_metrics(const RunResult& run, int total_gpus) {
   m.gpu_utilisation =
       m.makespan_s > 0.0 ? run.allocated_gpu_seconds / (static_cast<double>(total_gpus) * m.makespan_s) : 0.0;
   m.restarts_per_job = restarts / n;
+  if (run.placed) {
+    m.placed = true;
+    m.fragmentation = m.makespan_s > 0.0
+                          ? run.fragmented_gpu_seconds / (static_cast<double>(total_gpus) * m.makespan_s)
+                          : 0.0;
+    m.mean_nodes_spanned = run.holding_job_seconds > 0.0 ? run.node_span_seconds / run.holding_job_seconds : 0.0;
+    m.migrations_per_job = static_cast<double>(run.migrations) / n;
+  }
   return m;
 }
 
@@ -59,7 +67,27 @@ double metric_value(const RunMetrics& m, const std::string& name) {
   if (name == "mean_queue_s") return m.mean_queue_s;
   if (name == "gpu_utilisation") return m.gpu_utilisation;
   if (name == "restarts_per_job") return m.restarts_per_job;
+  if (name == "fragmentation") return m.fragmentation;
+  if (name == "mean_nodes_spanned") return m.mean_nodes_spanned;
+  if (name == "migrations_per_job") return m.migrations_per_job;
+  if (name == "gap_mean") return m.gap_mean;
+  if (name == "gap_p95") return m.gap_p95;
+  if (name == "gap_max") return m.gap_max;
   throw std::invalid_argument("unknown metric " + name);
+}
+
+const std::vector<std::string>& extra_metric_names() {
+  static const std::vector<std::string> names = {"fragmentation", "mean_nodes_spanned", "migrations_per_job",
+                                                 "gap_mean",      "gap_p95",            "gap_max"};
+  return names;
+}
+
+void set_gap_metrics(RunMetrics& m, const std::vector<double>& gaps) {
+  m.gap_decisions = static_cast<int>(gaps.size());
+  if (gaps.empty()) return;
+  m.gap_mean = std::accumulate(gaps.begin(), gaps.end(), 0.0) / static_cast<double>(gaps.size());
+  m.gap_p95 = quantile(gaps, 0.95);
+  m.gap_max = *std::max_element(gaps.begin(), gaps.end());
 }
 
 Aggregate aggregate(const std::vector<double>& values) {

@@ -18,6 +18,16 @@ struct RunMetrics {
   double mean_queue_s = 0.0;     // first start - arrival, averaged
   double gpu_utilisation = 0.0;  // allocated GPU-seconds / (GPUs * makespan)
   double restarts_per_job = 0.0;
+  // Placement and optimality-gap metrics (docs/topology.md). Not in metric_names(), so default outputs keep their
+  // columns; listed by extra_metric_names() and printed by render_placement_report (sim/placement_report.h).
+  bool placed = false;              // a placement policy ran
+  double fragmentation = 0.0;       // time-average of free GPUs on partially occupied nodes / total GPUs
+  double mean_nodes_spanned = 0.0;  // time-average nodes spanned per job holding GPUs
+  double migrations_per_job = 0.0;
+  int gap_decisions = 0;  // decisions with a recorded optimality gap (output.optimality_gap)
+  double gap_mean = 0.0;
+  double gap_p95 = 0.0;
+  double gap_max = 0.0;
 };
 
 RunMetrics compute_metrics(const RunResult& run, int total_gpus);
@@ -25,6 +35,10 @@ RunMetrics compute_metrics(const RunResult& run, int total_gpus);
 // Metric names in output order, and access by name.
 const std::vector<std::string>& metric_names();
 double metric_value(const RunMetrics& m, const std::string& name);
+// fragmentation, mean_nodes_spanned, migrations_per_job, gap_mean, gap_p95, gap_max (also accepted by metric_value).
+const std::vector<std::string>& extra_metric_names();
+// Fills gap_decisions/mean/p95/max from per-decision gaps.
+void set_gap_metrics(RunMetrics& m, const std::vector<double>& gaps);
 
 struct Aggregate {
   int n = 0;

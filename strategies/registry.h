@@ -33,5 +33,9 @@ StrategyInfo eight_strategy_info();
 StrategyInfo precompute_strategy_info();
 StrategyInfo optimus_strategy_info();
 StrategyInfo exploratory_strategy_info();
+StrategyInfo optimal_strategy_info();   // strategies/optimal.cpp (issue 6)
+StrategyInfo srtf_strategy_info();      // strategies/srtf.cpp
+StrategyInfo tiresias_strategy_info();  // strategies/tiresias.cpp
+StrategyInfo afs_strategy_info();       // strategies/afs.cpp
 
 }  // namespace ringsched

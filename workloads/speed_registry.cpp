@@ -1,10 +1,12 @@
-// workloads/speed_registry.cpp — the registry of speed model kinds and the built-in `eq5` and `allreduce` kinds.
+// workloads/speed_registry.cpp — the registry of speed model kinds and the built-in `eq5`, `allreduce` and
+// `table` kinds.
 #include "workloads/speed_registry.h"
 
 #include <map>
 #include <mutex>
 
 #include "workloads/job_class.h"
+#include "workloads/pollux.h"
 
 namespace ringsched {
 namespace {
@@ -57,6 +59,7 @@ struct Registry {
   Registry() {
     factories["eq5"] = make_eq5;
     factories["allreduce"] = make_allreduce;
+    factories["table"] = make_table_speed_from_json;  // measured tables (workloads/pollux.h)
   }
 };
 

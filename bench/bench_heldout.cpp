@@ -1,0 +1,51 @@
+// bench/bench_heldout.cpp — held-out evaluation speed: reading and fitting one Pollux application's tables (target
+// < 50 ms), table lookups, and a small held-out block.
+#include <benchmark/benchmark.h>
+
+#include "sim/fit_command.h"
+#include "sim/heldout.h"
+#include "workloads/pollux.h"
+
+using namespace ringsched;
+
+namespace {
+
+// Read placements.csv + scalability.csv + validation files of one application and fit both protocols.
+void BM_LoadAndFitApp(benchmark::State& state) {
+  const std::string name = pollux_app_names()[static_cast<std::size_t>(state.range(0))];
+  for (auto _ : state) {
+    const PolluxApp app = load_pollux_app(default_pollux_dir(), name);
+    const auto pts = pollux_speed_points(app);
+    for (auto p : {FitProtocol::kPaper, FitProtocol::kTwoLevel}) {
+      const FitOutcome o = fit_with_protocol(p, pts, pollux_model_size(name), 4, app.dir);
+      benchmark::DoNotOptimize(o.quality.mape_heldout);
+    }
+  }
+  state.SetLabel(name);
+}
+BENCHMARK(BM_LoadAndFitApp)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
+
+void BM_TableLookup(benchmark::State& state) {
+  const auto app = pollux_app(default_pollux_dir(), "cifar10");
+  int w = 1;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(app->table->step_seconds(w, (w + 3) / 4, 182.0 * w));
+    w = w % 64 + 1;
+  }
+}
+BENCHMARK(BM_TableLookup);
+
+void BM_HeldoutBlockSmall(benchmark::State& state) {
+  HeldoutOptions o;
+  o.seeds = 2;
+  o.threads = 1;
+  for (auto _ : state) {
+    const HeldoutResult r = run_heldout(o);
+    benchmark::DoNotOptimize(r.result.runs.size());
+  }
+}
+BENCHMARK(BM_HeldoutBlockSmall)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

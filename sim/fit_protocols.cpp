@@ -1,0 +1,206 @@
+// sim/fit_protocols.cpp — the `multi-node` model, its NNLS fit and table form, noise floors of measured tables, and
+// the per-application 16+ GPU summary of `ringsched fit --pollux all`.
+#include "sim/fit_protocols.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "models/nnls.h"
+#include "models/table_speed.h"
+#include "sim/fit_command.h"
+#include "workloads/pollux.h"
+
+namespace ringsched {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The seven columns of the model at one point (coefficient order of MultiNodeCoeffs).
+std::array<double, 7> columns(int w, int nodes, double m, double n) {
+  const double wd = w;
+  const double lat = wd - 1.0;
+  const double bw = 2.0 * (wd - 1.0) / wd * n;
+  if (nodes > 1) return {m / wd, 1.0, 0.0, 0.0, lat, bw, static_cast<double>(nodes)};
+  return {m / wd, 1.0, lat, bw, 0.0, 0.0, 0.0};
+}
+
+double ape(double pred_step, double meas_step) {
+  // speed APE: |1/pred - 1/meas| / (1/meas)
+  return 100.0 * std::abs(meas_step / pred_step - 1.0);
+}
+
+std::string pct(double v) {
+  if (!std::isfinite(v)) return "n/a";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", v);
+  return buf;
+}
+}  // namespace
+
+double multi_node_step_time(const MultiNodeCoeffs& c, int w, int nodes, double m, double n) {
+  const auto x = columns(w, nodes, m, n);
+  return c.t0 * x[0] + c.t3 * x[1] + c.a_in * x[2] + c.b_in * x[3] + c.a_x * x[4] + c.b_x * x[5] + c.g_x * x[6];
+}
+
+MultiNodeCoeffs fit_multi_node(const std::vector<models::SpeedPoint>& points, double n) {
+  const auto rows = static_cast<Eigen::Index>(points.size());
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(rows, 7);
+  Eigen::VectorXd b = Eigen::VectorXd::Ones(rows);
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    const auto& p = points[static_cast<std::size_t>(i)];
+    const auto x = columns(p.w, p.nodes, p.global_batch, n);
+    for (Eigen::Index j = 0; j < 7; ++j)
+      a(i, j) = x[static_cast<std::size_t>(j)] / p.step_seconds;
+  }
+  Eigen::VectorXd scale = Eigen::VectorXd::Ones(7);
+  for (Eigen::Index j = 0; j < 7; ++j) {
+    const double norm = a.col(j).norm();
+    if (norm > 0.0) {
+      scale[j] = norm;
+      a.col(j) /= norm;
+    }
+  }
+  const Eigen::VectorXd x = models::nnls(a, b).x.cwiseQuotient(scale);
+  return MultiNodeCoeffs{x[0], x[1], x[2], x[3], x[4], x[5], x[6]};
+}
+
+bool multi_node_profiles(int w, int nodes, int gpus_per_node) {
+  if (nodes == 1) return w <= gpus_per_node && (w & (w - 1)) == 0;
+  return (nodes == 2 && (w == 2 || w == 2 * gpus_per_node)) || (nodes == 4 && w == 4 * gpus_per_node);
+}
+
+double MultiNodeStepTime::step_seconds(int w, int nodes, double global_batch) const {
+  return multi_node_step_time(c_, w, nodes, global_batch, n_);
+}
+
+nlohmann::json multi_node_table_json(const MultiNodeCoeffs& c, double model_size, int max_gpus) {
+  nlohmann::json pts = nlohmann::json::array();
+  for (int w = 1; w <= max_gpus; ++w) {
+    std::vector<int> ks{1};
+    if (w >= 2) ks.push_back(2);
+    if (w >= 3) ks.push_back(w);
+    for (int k : ks)
+      for (double b : {1.0, 1024.0})
+        pts.push_back({w, k, b, multi_node_step_time(c, w, k, b * w, model_size)});
+  }
+  return nlohmann::json{{"kind", "table"}, {"points", pts}};
+}
+
+double mean_of(std::vector<double> v) {
+  if (v.empty()) return kNaN;
+  double s = 0.0;
+  for (double x : v)
+    s += x;
+  return s / static_cast<double>(v.size());
+}
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return kNaN;
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+NoiseFloor noise_floor(const std::vector<models::SpeedPoint>& points) {
+  NoiseFloor nf;
+  using Key = std::tuple<int, int, double>;
+  std::map<Key, std::vector<double>> groups;
+  for (const auto& p : points)
+    groups[{p.w, p.nodes, p.global_batch / p.w}].push_back(p.step_seconds);
+  std::vector<double> g_all;
+  std::vector<double> g_16;
+  std::vector<double> t_16;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
+    const auto& g = groups.at({p.w, p.nodes, p.global_batch / p.w});
+    if (g.size() >= 2) {
+      double s = 0.0;
+      for (double x : g)
+        s += x;
+      const double others = (s - p.step_seconds) / static_cast<double>(g.size() - 1);
+      const double e = ape(others, p.step_seconds);
+      g_all.push_back(e);
+      if (p.w >= 16) g_16.push_back(e);
+    }
+    if (p.w >= 16) {
+      std::vector<models::TablePoint> rest;
+      rest.reserve(points.size() - 1);
+      for (std::size_t j = 0; j < points.size(); ++j)
+        if (j != i)
+          rest.push_back(models::TablePoint{points[j].w, points[j].nodes, points[j].global_batch / points[j].w,
+                                            points[j].step_seconds});
+      const models::TableStepTime table(rest);
+      bool clamped = false;
+      const double pred = table.lookup(p.w, p.nodes, p.global_batch / p.w, &clamped);
+      if (clamped) ++nf.table_clamped_16;
+      t_16.push_back(ape(pred, p.step_seconds));
+    }
+  }
+  nf.group_points = static_cast<int>(g_all.size());
+  nf.group_mape = mean_of(g_all);
+  nf.group_points_16 = static_cast<int>(g_16.size());
+  nf.group_mape_16 = mean_of(g_16);
+  nf.table_points_16 = static_cast<int>(t_16.size());
+  nf.table_mape_16 = mean_of(t_16);
+  nf.table_median_16 = median_of(t_16);
+  return nf;
+}
+
+std::string render_pollux_heldout_summary(const std::string& pollux_dir) {
+  const std::vector<FitProtocol> protos{FitProtocol::kPaper, FitProtocol::kTwoLevel, FitProtocol::kMultiNode};
+  std::ostringstream out;
+  out << "\nHeld-out speed APE at 16+ GPUs (points the protocol did not profile), mean / median per application, "
+         "next to the noise floor (leave-one-out interpolation of the table itself; leave-one-out mean of same "
+         "(w, nodes, per-GPU batch) measurements, all sizes, where such repeats exist).\n\n| application | 16+ pts |";
+  for (auto p : protos)
+    out << ' ' << to_string(p) << " mean | median |";
+  out << " floor: table LOO mean | median | clamped | floor: same-size LOO mean (pts) |\n|---|---|";
+  for (std::size_t i = 0; i < protos.size(); ++i)
+    out << "---|---|";
+  out << "---|---|---|---|\n";
+  std::map<FitProtocol, std::vector<double>> means;
+  std::map<FitProtocol, std::vector<double>> medians;
+  std::vector<double> floor_means;
+  std::vector<double> floor_medians;
+  for (const auto& name : pollux_app_names()) {
+    const auto app = pollux_app(pollux_dir, name);
+    const auto pts = pollux_speed_points(*app);
+    const double n = pollux_model_size(name);
+    std::string counts;
+    std::ostringstream row;
+    for (auto p : protos) {
+      std::vector<models::SpeedPoint> train;
+      for (const auto& q : pts)
+        if (protocol_profiles(p, q.w, q.nodes, 4)) train.push_back(q);
+      const SpeedFit f = fit_speed_points(p, train, n, app->dir);
+      std::vector<double> e;
+      for (const auto& q : pts)
+        if (q.w >= 16 && !protocol_profiles(p, q.w, q.nodes, 4))
+          e.push_back(ape(f.step_seconds(q.w, q.nodes, q.global_batch), q.step_seconds));
+      if (!counts.empty()) counts.push_back('/');
+      counts.append(std::to_string(e.size()));
+      means[p].push_back(mean_of(e));
+      medians[p].push_back(median_of(e));
+      row << ' ' << pct(means[p].back()) << " | " << pct(medians[p].back()) << " |";
+    }
+    const NoiseFloor nf = noise_floor(pts);
+    floor_means.push_back(nf.table_mape_16);
+    floor_medians.push_back(nf.table_median_16);
+    out << "| " << name << " | " << counts << " |" << row.str() << ' ' << pct(nf.table_mape_16) << " | "
+        << pct(nf.table_median_16) << " | " << nf.table_clamped_16 << '/' << nf.table_points_16 << " | "
+        << pct(nf.group_mape) << " (" << nf.group_points << ") |\n";
+  }
+  out << "| median over apps | |";
+  for (auto p : protos)
+    out << ' ' << pct(median_of(means[p])) << " | " << pct(median_of(medians[p])) << " |";
+  out << ' ' << pct(median_of(floor_means)) << " | " << pct(median_of(floor_medians)) << " | | |\n";
+  return out.str();
+}
+
+}  // namespace ringsched

@@ -1,0 +1,89 @@
+// test/models/test_table_speed.cpp — measured step-time tables: exact at measured points, linear (monotone) between
+// them, clamped and counted outside, repeats averaged, bad points rejected.
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+
+#include "models/table_speed.h"
+
+using ringsched::models::TablePoint;
+using ringsched::models::TableStepTime;
+
+namespace {
+
+// Synthetic table: step(w, nodes, b) = 0.1 + 0.01 b + 0.05 (w - 1) + 0.2 (nodes - 1) at w in {1, 2, 4, 8},
+// every node count 1..w/2 (and 1), b in {8, 16, 32}.
+double synth(int w, int nodes, double b) {
+  return 0.1 + 0.01 * b + 0.05 * (w - 1) + 0.2 * (nodes - 1);
+}
+
+std::vector<TablePoint> synth_points() {
+  std::vector<TablePoint> pts;
+  for (int w : {1, 2, 4, 8}) {
+    for (int nodes = 1; nodes <= std::max(1, w / 2); ++nodes) {
+      for (double b : {8.0, 16.0, 32.0})
+        pts.push_back(TablePoint{w, nodes, b, synth(w, nodes, b)});
+    }
+  }
+  return pts;
+}
+
+}  // namespace
+
+TEST_CASE("models::TableStepTime: exact at every measured point, without clamping", "[table_speed]") {
+  const TableStepTime t(synth_points());
+  for (const auto& p : synth_points()) {
+    bool clamped = true;
+    CHECK(t.lookup(p.w, p.nodes, p.local_batch, &clamped) == p.step_seconds);
+    CHECK_FALSE(clamped);
+    CHECK(t.step_seconds(p.w, p.nodes, p.local_batch * p.w) == p.step_seconds);
+  }
+  CHECK(t.stats().lookups == synth_points().size());
+  CHECK(t.stats().clamped == 0);
+}
+
+TEST_CASE("models::TableStepTime: linear and monotone between measured batches, nodes and GPU counts",
+          "[table_speed]") {
+  const TableStepTime t(synth_points());
+  // The synthetic step is linear in b and nodes, so interpolation must reproduce it exactly between points.
+  CHECK(t.lookup(4, 1, 12.0, nullptr) == Approx(synth(4, 1, 12.0)));
+  CHECK(t.lookup(8, 2.5, 16.0, nullptr) == Approx(0.5 * (synth(8, 2, 16) + synth(8, 3, 16))));
+  // Unmeasured w = 6 at 3 nodes: w=4 at 2 nodes (same GPUs per node) and w=8 at 4 nodes, halfway.
+  CHECK(t.lookup(6, 3, 16.0, nullptr) == Approx(0.5 * (synth(4, 2, 16) + synth(8, 4, 16))));
+  // Monotone between neighbours along b (a non-linear, decreasing series).
+  const TableStepTime d({{1, 1, 1.0, 4.0}, {1, 1, 2.0, 1.0}, {1, 1, 4.0, 0.5}});
+  double last = 5.0;
+  for (double b = 1.0; b <= 4.0; b += 0.125) {
+    const double v = d.lookup(1, 1, b, nullptr);
+    CHECK(v <= last);
+    CHECK(v >= 0.5);
+    last = v;
+  }
+  CHECK(d.lookup(1, 1, 1.5, nullptr) == Approx(2.5));
+}
+
+TEST_CASE("models::TableStepTime: outside the measured range clamps to the edge and counts", "[table_speed]") {
+  const TableStepTime t(synth_points());
+  bool clamped = false;
+  CHECK(t.lookup(1, 1, 64.0, &clamped) == synth(1, 1, 32.0));
+  CHECK(clamped);
+  CHECK(t.lookup(1, 1, 2.0, &clamped) == synth(1, 1, 8.0));
+  CHECK(clamped);
+  CHECK(t.lookup(16, 8, 8.0, &clamped) == synth(8, 4, 8.0));  // w beyond the table, same GPUs per node
+  CHECK(clamped);
+  t.reset_stats();
+  (void)t.step_seconds(2, 1, 2.0 * 16.0);   // inside
+  (void)t.step_seconds(2, 1, 2.0 * 64.0);   // batch too large
+  (void)t.step_seconds(16, 8, 16.0 * 8.0);  // too many GPUs
+  CHECK(t.stats().lookups == 3);
+  CHECK(t.stats().clamped == 2);
+}
+
+TEST_CASE("models::TableStepTime: repeats averaged; empty or invalid tables rejected", "[table_speed]") {
+  const TableStepTime t({{2, 1, 8.0, 1.0}, {2, 1, 8.0, 3.0}});
+  CHECK(t.lookup(2, 1, 8.0, nullptr) == 2.0);
+  CHECK(t.points().size() == 1);
+  CHECK_THROWS_AS(TableStepTime(std::vector<TablePoint>{}), std::invalid_argument);
+  CHECK_THROWS_WITH(TableStepTime({{1, 1, 8.0, 1.0}, {2, 1, 8.0, -1.0}}), Catch::Contains("point 1"));
+  CHECK_THROWS_AS(TableStepTime({{2, 3, 8.0, 1.0}}), std::invalid_argument);  // more nodes than GPUs
+}

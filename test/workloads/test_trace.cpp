@@ -1,0 +1,103 @@
+// test/workloads/test_trace.cpp — trace import: Pollux workload files (fixture and every shipped file), generic
+// traces with column mapping, datetimes and units, trace-driven workloads, and bad rows with file:line.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "workloads/pollux.h"
+#include "workloads/trace.h"
+
+using namespace ringsched;
+
+namespace {
+const std::string kDir = std::string(RINGSCHED_TEST_DIR) + "/fixtures/heldout/";
+}
+
+TEST_CASE("workloads::Trace: a small Pollux workload file", "[trace]") {
+  const Trace t = read_pollux_workload(kDir + "workload-small.csv");
+  REQUIRE(t.jobs.size() == 4);
+  CHECK(t.jobs[1].name == "b-1");
+  CHECK(t.jobs[1].submit_s == 30.0);
+  CHECK(t.jobs[1].application == "imagenet");
+  CHECK(t.jobs[1].gpus == 4);
+  CHECK(t.jobs[3].batch_size == 96.0);
+  CHECK(t.jobs[3].line == 5);
+
+  auto cat = std::make_shared<const Catalog>(pollux_catalog(default_pollux_dir(), 0.0));
+  TraceWorkloadSpec spec;
+  spec.time_scale = 0.5;
+  const Workload w = workload_from_trace(t, cat, spec, 7);
+  REQUIRE(w.jobs.size() == 4);
+  CHECK(w.jobs[1].arrival == 15.0);
+  CHECK(cat->classes[static_cast<std::size_t>(w.jobs[1].class_index)].name == "imagenet");
+  CHECK(w.jobs[1].requested_gpus == 4);
+  CHECK(w.jobs[1].work_samples == cat->classes[static_cast<std::size_t>(w.jobs[1].class_index)].work_samples);
+  CHECK(w.jobs[1].speed_factor == 1.0);
+}
+
+TEST_CASE("workloads::Trace: every shipped Pollux workload file", "[trace]") {
+  const auto dir = std::filesystem::path(default_pollux_dir()) / "workloads";
+  auto cat = std::make_shared<const Catalog>(pollux_catalog(default_pollux_dir(), 0.1));
+  int files = 0;
+  for (const auto& variant : std::filesystem::directory_iterator(dir)) {
+    for (const auto& f : std::filesystem::directory_iterator(variant.path())) {
+      const Trace t = read_pollux_workload(f.path().string());
+      CHECK(t.jobs.size() >= 100);
+      const Workload w = workload_from_trace(t, cat, TraceWorkloadSpec{}, 1);  // every application is known
+      CHECK(w.jobs.size() == t.jobs.size());
+      ++files;
+    }
+  }
+  CHECK(files == 8);
+  const Trace philly = read_generic_trace(
+      (std::filesystem::path(default_pollux_dir()) / "traces" / "philly-every100.csv").string(), GenericTraceSpec{});
+  CHECK(philly.jobs.size() == 823);
+  CHECK(philly.jobs.front().submit_s == 0.0);
+}
+
+TEST_CASE("workloads::Trace: generic traces with column mapping, datetimes and minutes", "[trace]") {
+  GenericTraceSpec spec;
+  spec.submit_column = "submitted";
+  spec.duration_column = "run_minutes";
+  spec.gpus_column = "gpus";
+  spec.time_unit = "min";
+  const Trace t = read_generic_trace(kDir + "generic-small.csv", spec);
+  REQUIRE(t.jobs.size() == 3);
+  // Sorted by submit time and rebased: 06:59:00 first, then 07:00:00 (+60 s), 07:01:30 (+150 s).
+  CHECK(t.jobs[0].line == 3);
+  CHECK(t.jobs[0].submit_s == 0.0);
+  CHECK(t.jobs[0].duration_s == 150.0);
+  CHECK(t.jobs[1].submit_s == 60.0);
+  CHECK(t.jobs[2].submit_s == 150.0);
+  CHECK(t.jobs[2].gpus == 8);
+
+  // A duration-only job's work: duration x the class throughput on its GPUs (so it takes `duration` there).
+  auto cat = std::make_shared<const Catalog>(pollux_catalog(default_pollux_dir(), 0.0));
+  TraceWorkloadSpec ws;
+  ws.class_name = "cifar10";
+  ws.gpus_per_node = 4;
+  const Workload w = workload_from_trace(t, cat, ws, 3);
+  const JobClass& c = cat->classes[static_cast<std::size_t>(cat->find("cifar10"))];
+  CHECK(w.jobs[2].work_samples == Approx(3600.0 * class_throughput(c, 8, 2)));
+  ws.class_name = "nope";
+  CHECK_THROWS_WITH(workload_from_trace(t, cat, ws, 3), Catch::Contains("classes: cifar10"));
+}
+
+TEST_CASE("workloads::Trace: bad traces fail with file and line", "[trace]") {
+  CHECK_THROWS_WITH(read_pollux_workload(kDir + "workload-unordered.csv"),
+                    Catch::Contains("workload-unordered.csv:3: column 'time': times must not decrease"));
+  CHECK_THROWS_WITH(read_generic_trace(kDir + "generic-negative.csv",
+                                       GenericTraceSpec{"submit_s", "duration_s", "gpus", "s", "number"}),
+                    Catch::Contains("generic-negative.csv:3: column 'duration_s': must be >= 0"));
+  CHECK_THROWS_WITH(read_generic_trace(kDir + "generic-small.csv", GenericTraceSpec{}),
+                    Catch::Contains("generic-small.csv:1: missing column 'timestamp'"));
+  CHECK_THROWS_WITH(read_pollux_workload(kDir + "does-not-exist.csv"), Catch::Contains("cannot open"));
+  CHECK_THROWS_WITH(read_generic_trace(kDir + "generic-small.csv",
+                                       GenericTraceSpec{"submitted", "run_minutes", "gpus", "weeks", "auto"}),
+                    Catch::Contains("unknown time unit 'weeks'"));
+  const Trace t = read_pollux_workload(kDir + "workload-unknown-app.csv");
+  auto cat = std::make_shared<const Catalog>(pollux_catalog(default_pollux_dir(), 0.0));
+  CHECK_THROWS_WITH(workload_from_trace(t, cat, TraceWorkloadSpec{}, 1),
+                    Catch::Contains("workload-unknown-app.csv:3: unknown application 'gpt5'") &&
+                        Catch::Contains("known: cifar10, imagenet"));
+}

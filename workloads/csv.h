@@ -1,0 +1,42 @@
+// workloads/csv.h — a small hand-written CSV reader for measured tables and traces: a header row, comma-separated
+// fields (double-quoted fields with "" escapes allowed), every row keeping its 1-based line number for messages.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/input_error.h"
+
+namespace ringsched {
+
+struct CsvRow {
+  int line = 0;  // 1-based line in the file
+  std::vector<std::string> fields;
+};
+
+struct CsvTable {
+  std::string file;  // the path it was read from (or the origin given)
+  std::vector<std::string> header;
+  std::vector<CsvRow> rows;  // blank lines skipped
+
+  // Index of a header column, or -1.
+  [[nodiscard]] int column(const std::string& name) const;
+  // Index of a required column; throws InputError "file:1: missing column 'x' (columns: a, b)".
+  [[nodiscard]] int require_column(const std::string& name) const;
+
+  // Field access with InputError "file:line: column 'x': ..." messages.
+  [[nodiscard]] const std::string& text(const CsvRow& row, int col) const;
+  [[nodiscard]] double number(const CsvRow& row, int col) const;        // finite
+  [[nodiscard]] double positive(const CsvRow& row, int col) const;      // > 0
+  [[nodiscard]] double non_negative(const CsvRow& row, int col) const;  // >= 0
+  [[nodiscard]] int integer_in(const CsvRow& row, int col, int lo, int hi) const;
+  [[noreturn]] void fail(const CsvRow& row, const std::string& message) const;
+};
+
+// Parses CSV text; `origin` names it in messages. Throws InputError for an empty text (no header), a row whose
+// field count differs from the header's, or an unterminated quote.
+CsvTable parse_csv(const std::string& text, const std::string& origin);
+// Reads and parses a file; a missing or unreadable file is an InputError naming it.
+CsvTable read_csv_file(const std::string& path);
+
+}  // namespace ringsched

@@ -1,0 +1,303 @@
+// workloads/pollux.cpp — reading the Pollux artifact tables and turning them into truth (tables, work, classes).
+#include "workloads/pollux.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+
+#include "workloads/csv.h"
+
+namespace ringsched {
+namespace fs = std::filesystem;
+
+std::vector<std::string> pollux_app_names() {
+  return {"cifar10", "imagenet", "bert", "ncf", "yolov3", "deepspeech2"};
+}
+
+std::string default_pollux_dir() {
+  if (const char* env = std::getenv("RINGSCHED_POLLUX_DIR"); env != nullptr && *env != '\0') return env;
+  return std::string(RINGSCHED_SOURCE_DIR) + "/workloads/data/pollux";
+}
+
+namespace {
+
+void check_name(const std::string& name, const std::string& where) {
+  const auto names = pollux_app_names();
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    throw InputError(where + "unknown Pollux application '" + name + "' (known: " + join_names(names) + ")");
+  }
+}
+
+void read_steps(const std::string& path, bool placements, std::vector<PolluxStepRow>& out) {
+  const CsvTable t = read_csv_file(path);
+  if (t.rows.empty()) throw InputError(path + ":2: empty table (no measured rows)");
+  const int c_place = placements ? t.require_column("placement") : -1;
+  const int c_nodes = placements ? -1 : t.require_column("num_nodes");
+  const int c_reps = placements ? -1 : t.require_column("num_replicas");
+  const int c_bsz = t.require_column("local_bsz");
+  const int c_step = t.require_column("step_time");
+  const int c_sync = t.require_column("sync_time");
+  for (const CsvRow& row : t.rows) {
+    PolluxStepRow r;
+    r.file = path;
+    r.line = row.line;
+    if (placements) {
+      r.placement = t.text(row, c_place);
+      if (r.placement.empty()) t.fail(row, "column 'placement': empty");
+      r.w = 0;
+      for (char ch : r.placement) {
+        if (ch < '1' || ch > '9') {
+          t.fail(row, "column 'placement': expected digits 1-9 (GPUs per node), got '" + r.placement + "'");
+        }
+        r.w += ch - '0';
+      }
+      r.nodes = static_cast<int>(r.placement.size());
+    } else {
+      r.nodes = t.integer_in(row, c_nodes, 1, 100000);
+      r.w = t.integer_in(row, c_reps, 1, 1000000);
+      if (r.nodes > r.w)
+        t.fail(row, "num_nodes " + std::to_string(r.nodes) + " exceeds num_replicas " + std::to_string(r.w));
+    }
+    r.local_batch = t.positive(row, c_bsz);
+    r.step_seconds = t.positive(row, c_step);
+    r.sync_seconds = t.non_negative(row, c_sync);
+    if (r.sync_seconds > r.step_seconds) {
+      t.fail(row, "sync_time " + t.text(row, c_sync) + " exceeds step_time " + t.text(row, c_step));
+    }
+    out.push_back(r);
+  }
+}
+
+PolluxRun read_run(const std::string& path, int batch) {
+  const CsvTable t = read_csv_file(path);
+  if (t.rows.empty()) throw InputError(path + ":2: empty table (no epochs)");
+  const int c_prog = t.require_column("progress");
+  const int c_iter = t.require_column("iteration");
+  const int c_metric = t.require_column("metric");
+  PolluxRun run;
+  run.batch = batch;
+  run.file = path;
+  double last_iter = 0.0;
+  for (const CsvRow& row : t.rows) {
+    PolluxEpoch e;
+    e.progress = t.non_negative(row, c_prog);
+    e.iteration = t.positive(row, c_iter);
+    e.metric = t.number(row, c_metric);
+    if (e.iteration <= last_iter) {
+      t.fail(row, "column 'iteration': must increase from row to row, got " + t.text(row, c_iter) + " after " +
+                      std::to_string(static_cast<long long>(last_iter)));
+    }
+    last_iter = e.iteration;
+    run.epochs.push_back(e);
+  }
+  return run;
+}
+
+}  // namespace
+
+PolluxApp load_pollux_app(const std::string& dir, const std::string& name) {
+  check_name(name, "");
+  PolluxApp app;
+  app.name = name;
+  app.dir = (fs::path(dir) / "traces" / name).string();
+  if (!fs::is_directory(app.dir)) {
+    throw InputError(app.dir + ": no such directory (Pollux data folder: " + dir +
+                     "; set RINGSCHED_POLLUX_DIR or --pollux-dir)");
+  }
+  read_steps((fs::path(app.dir) / "placements.csv").string(), true, app.steps);
+  read_steps((fs::path(app.dir) / "scalability.csv").string(), false, app.steps);
+  std::vector<std::pair<int, std::string>> files;
+  for (const auto& entry : fs::directory_iterator(app.dir)) {
+    const std::string f = entry.path().filename().string();
+    if (f.rfind("validation-", 0) != 0 || entry.path().extension() != ".csv") continue;
+    const std::string num = f.substr(11, f.size() - 11 - 4);
+    char* end = nullptr;
+    const long b = std::strtol(num.c_str(), &end, 10);
+    if (num.empty() || *end != '\0' || b <= 0 || b > 100000000) {
+      throw InputError(entry.path().string() + ": expected validation-<global batch>.csv");
+    }
+    files.emplace_back(static_cast<int>(b), entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw InputError(app.dir + ": no validation-<B>.csv files");
+  for (const auto& [b, path] : files)
+    app.runs.push_back(read_run(path, b));
+
+  std::vector<models::TablePoint> pts;
+  pts.reserve(app.steps.size());
+  for (const auto& r : app.steps)
+    pts.push_back(models::TablePoint{r.w, r.nodes, r.local_batch, r.step_seconds});
+  app.table = std::make_shared<const models::TableStepTime>(pts);
+
+  double trend = 0.0;
+  for (const auto& run : app.runs)
+    trend += run.epochs.back().metric - run.epochs.front().metric;
+  app.higher_is_better = trend >= 0.0;
+  double target =
+      app.higher_is_better ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+  for (const auto& run : app.runs) {
+    double best = run.epochs.front().metric;
+    for (const auto& e : run.epochs)
+      best = app.higher_is_better ? std::max(best, e.metric) : std::min(best, e.metric);
+    target = app.higher_is_better ? std::min(target, best) : std::max(target, best);
+  }
+  app.target_metric = target;
+  return app;
+}
+
+std::shared_ptr<const PolluxApp> pollux_app(const std::string& dir, const std::string& name) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, std::string>, std::shared_ptr<const PolluxApp>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = cache[{dir, name}];
+  if (!slot) slot = std::make_shared<const PolluxApp>(load_pollux_app(dir, name));
+  return slot;
+}
+
+namespace {
+
+const PolluxRun& find_run(const PolluxApp& app, int batch) {
+  std::vector<std::string> batches;
+  for (const auto& r : app.runs) {
+    if (r.batch == batch) return r;
+    batches.push_back(std::to_string(r.batch));
+  }
+  throw InputError(app.dir + ": no validation-" + std::to_string(batch) + ".csv (batches: " + join_names(batches) +
+                   ")");
+}
+
+}  // namespace
+
+double pollux_work_samples(const PolluxApp& app, int batch) {
+  const PolluxRun& run = find_run(app, batch);
+  for (const auto& e : run.epochs) {
+    const bool reached = app.higher_is_better ? e.metric >= app.target_metric : e.metric <= app.target_metric;
+    if (reached) return e.iteration * batch;
+  }
+  return run.epochs.back().iteration * batch;
+}
+
+std::vector<models::LossPoint> pollux_loss_points(const PolluxApp& app, int batch) {
+  const PolluxRun& run = find_run(app, batch);
+  double max_metric = 0.0;
+  for (const auto& r : app.runs)
+    for (const auto& e : r.epochs)
+      max_metric = std::max(max_metric, e.metric);
+  const double ceiling = max_metric <= 1.0 ? 1.0 : 100.0;
+  std::vector<models::LossPoint> out;
+  for (const auto& e : run.epochs) {
+    const double loss = app.higher_is_better ? ceiling - e.metric : e.metric;
+    out.push_back(models::LossPoint{e.iteration * batch, loss});
+  }
+  return out;
+}
+
+std::vector<models::SpeedPoint> pollux_speed_points(const PolluxApp& app) {
+  std::vector<models::SpeedPoint> out;
+  out.reserve(app.steps.size());
+  for (const auto& r : app.steps)
+    out.push_back(models::SpeedPoint{r.w, r.nodes, r.local_batch * r.w, r.step_seconds});
+  return out;
+}
+
+double pollux_model_size(const std::string& name) {
+  // Millions of parameters: ResNet-18 (CIFAR) 11.2, ResNet-50 25.6, BERT-base 110, NeuMF (MovieLens-20M, approx.)
+  // 5.0, YOLOv3 61.9, DeepSpeech2 (approx.) 38.
+  if (name == "cifar10") return 11.2;
+  if (name == "imagenet") return 25.6;
+  if (name == "bert") return 110.0;
+  if (name == "ncf") return 5.0;
+  if (name == "yolov3") return 61.9;
+  if (name == "deepspeech2") return 38.0;
+  check_name(name, "");
+  return 1.0;
+}
+
+PolluxClassChoice pollux_class_choice(const PolluxApp& app) {
+  std::map<std::pair<int, int>, std::set<double>> groups;
+  for (const auto& r : app.steps)
+    groups[{r.w, r.nodes}].insert(r.local_batch);
+  std::set<double> common = groups.begin()->second;
+  for (const auto& [k, s] : groups) {
+    std::set<double> keep;
+    for (double b : common)
+      if (s.count(b) != 0) keep.insert(b);
+    common = keep;
+  }
+  if (common.empty()) throw InputError(app.dir + ": no per-GPU batch is measured at every placement");
+  PolluxClassChoice c;
+  c.local_batch = static_cast<int>(*common.rbegin());
+  double best = std::numeric_limits<double>::infinity();
+  for (const auto& r : app.runs) {
+    const double d = std::abs(std::log(static_cast<double>(r.batch) / (8.0 * c.local_batch)));
+    if (d < best - 1e-12) {
+      best = d;
+      c.validation_batch = r.batch;
+    }
+  }
+  return c;
+}
+
+JobClass pollux_job_class(const PolluxApp& app, double work_sigma) {
+  const PolluxClassChoice choice = pollux_class_choice(app);
+  JobClass c;
+  c.name = app.name;
+  c.description = "Pollux artifact " + app.name + ": measured step-time table, per-GPU batch " +
+                  std::to_string(choice.local_batch) + ", work from validation-" +
+                  std::to_string(choice.validation_batch) + ".csv";
+  c.speed = app.table;
+  c.batch_mode = BatchMode::kFixedPerWorker;
+  c.batch_size = choice.local_batch;
+  c.model_size_mparams = pollux_model_size(app.name);
+  c.work_samples = pollux_work_samples(app, choice.validation_batch);
+  c.work_sigma = work_sigma;
+  c.weight = 1.0;
+  c.min_gpus = 1;
+  c.max_gpus = 64;
+  return c;
+}
+
+Catalog pollux_catalog(const std::string& dir, double work_sigma) {
+  Catalog cat;
+  cat.name = "pollux";
+  cat.description = "The six Pollux (OSDI'21) artifact applications with measured step-time tables";
+  cat.origin = dir;
+  for (const auto& n : pollux_app_names())
+    cat.classes.push_back(pollux_job_class(*pollux_app(dir, n), work_sigma));
+  return cat;
+}
+
+models::StepTimeModelPtr make_table_speed_from_json(const JsonReader& spec, const JobClass& /*cls*/) {
+  spec.expect_object({"kind", "pollux", "pollux_dir", "points"});
+  if (spec.has("pollux") == spec.has("points")) spec.fail("give either \"pollux\" (an application) or \"points\"");
+  if (auto app = spec.maybe("pollux")) {
+    const std::string dir = spec.has("pollux_dir") ? spec.at("pollux_dir").as_string() : default_pollux_dir();
+    const std::string name = app->as_string();
+    try {
+      check_name(name, "");
+      return pollux_app(dir, name)->table;
+    } catch (const InputError& e) {
+      app->fail(e.what());
+    }
+  }
+  std::vector<models::TablePoint> pts;
+  for (const auto& p : spec.at("points").non_empty_elements()) {
+    const auto xs = p.elements();
+    if (xs.size() != 4) p.fail("expected [w, nodes, local_batch, step_seconds]");
+    models::TablePoint tp;
+    tp.w = static_cast<int>(xs[0].as_integer_in(1, 1 << 20));
+    tp.nodes = static_cast<int>(xs[1].as_integer_in(1, tp.w));
+    tp.local_batch = xs[2].as_positive();
+    tp.step_seconds = xs[3].as_positive();
+    pts.push_back(tp);
+  }
+  return std::make_shared<const models::TableStepTime>(pts);
+}
+
+}  // namespace ringsched

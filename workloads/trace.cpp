@@ -1,0 +1,175 @@
+// workloads/trace.cpp — trace readers (Pollux workload files, generic traces) and trace-driven workloads.
+#include "workloads/trace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <boost/random/normal_distribution.hpp>
+
+#include "workloads/csv.h"
+#include "workloads/json_reader.h"
+#include "workloads/rng.h"
+
+namespace ringsched {
+
+Trace read_pollux_workload(const std::string& path) {
+  const CsvTable t = read_csv_file(path);
+  if (t.rows.empty()) throw InputError(path + ":2: empty trace (no jobs)");
+  const int c_name = t.require_column("name");
+  const int c_time = t.require_column("time");
+  const int c_app = t.require_column("application");
+  const int c_reps = t.require_column("num_replicas");
+  const int c_bsz = t.require_column("batch_size");
+  Trace tr;
+  tr.file = path;
+  tr.format = "pollux";
+  double last = 0.0;
+  for (const CsvRow& row : t.rows) {
+    TraceJob j;
+    j.line = row.line;
+    j.name = t.text(row, c_name);
+    j.submit_s = t.non_negative(row, c_time);
+    if (j.submit_s < last) {
+      t.fail(row,
+             "column 'time': times must not decrease, got " + t.text(row, c_time) + " after " + std::to_string(last));
+    }
+    last = j.submit_s;
+    j.application = t.text(row, c_app);
+    if (j.application.empty()) t.fail(row, "column 'application': empty");
+    j.gpus = t.integer_in(row, c_reps, 1, 1 << 20);
+    j.batch_size = t.positive(row, c_bsz);
+    tr.jobs.push_back(j);
+  }
+  return tr;
+}
+
+double time_unit_seconds(const std::string& unit, const std::string& where) {
+  if (unit == "s") return 1.0;
+  if (unit == "ms") return 1e-3;
+  if (unit == "min") return 60.0;
+  if (unit == "h") return 3600.0;
+  throw InputError(where + ": unknown time unit '" + unit + "' (valid: s, ms, min, h)");
+}
+
+namespace {
+
+// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+long long days_from_civil(long long y, unsigned m, unsigned d) {
+  y -= m <= 2 ? 1 : 0;
+  const long long era = (y >= 0 ? y : y - 399) / 400;
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<long long>(doe) - 719468;
+}
+
+// "YYYY-MM-DD HH:MM:SS" (or with 'T') -> seconds since the epoch, UTC. Returns false if malformed.
+bool parse_datetime(const std::string& s, double& out) {
+  int y = 0;
+  unsigned mo = 0;
+  unsigned d = 0;
+  unsigned h = 0;
+  unsigned mi = 0;
+  unsigned se = 0;
+  char sep = 0;
+  char tail = 0;
+  if (std::sscanf(s.c_str(), "%4d-%2u-%2u%c%2u:%2u:%2u%c", &y, &mo, &d, &sep, &h, &mi, &se, &tail) != 7) return false;
+  if ((sep != ' ' && sep != 'T') || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return false;
+  out = static_cast<double>(days_from_civil(y, mo, d)) * 86400.0 + h * 3600.0 + mi * 60.0 + se;
+  return true;
+}
+
+}  // namespace
+
+Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec) {
+  const double unit = time_unit_seconds(spec.time_unit, path + ": time_unit");
+  if (spec.submit_format != "auto" && spec.submit_format != "number" && spec.submit_format != "datetime") {
+    throw InputError(path + ": unknown submit format '" + spec.submit_format + "' (valid: auto, number, datetime)");
+  }
+  const CsvTable t = read_csv_file(path);
+  if (t.rows.empty()) throw InputError(path + ":2: empty trace (no jobs)");
+  const int c_sub = t.require_column(spec.submit_column);
+  const int c_dur = t.require_column(spec.duration_column);
+  const int c_gpus = t.require_column(spec.gpus_column);
+  Trace tr;
+  tr.file = path;
+  tr.format = "generic";
+  for (const CsvRow& row : t.rows) {
+    TraceJob j;
+    j.line = row.line;
+    j.name = "line-" + std::to_string(row.line);
+    const std::string& sub = t.text(row, c_sub);
+    double dt = 0.0;
+    const bool try_date = spec.submit_format != "number";
+    if (try_date && parse_datetime(sub, dt)) {
+      j.submit_s = dt;
+    } else if (spec.submit_format == "datetime") {
+      t.fail(row, "column '" + spec.submit_column + "': expected YYYY-MM-DD HH:MM:SS, got '" + sub + "'");
+    } else {
+      j.submit_s = t.non_negative(row, c_sub) * unit;
+    }
+    j.duration_s = t.non_negative(row, c_dur) * unit;
+    j.gpus = t.integer_in(row, c_gpus, 1, 1 << 20);
+    tr.jobs.push_back(j);
+  }
+  std::stable_sort(tr.jobs.begin(), tr.jobs.end(),
+                   [](const TraceJob& a, const TraceJob& b) { return a.submit_s < b.submit_s; });
+  const double t0 = tr.jobs.front().submit_s;
+  for (auto& j : tr.jobs)
+    j.submit_s -= t0;
+  return tr;
+}
+
+Workload workload_from_trace(const Trace& trace, std::shared_ptr<const Catalog> catalog, const TraceWorkloadSpec& spec,
+                             std::uint64_t seed) {
+  Workload w;
+  w.catalog = std::move(catalog);
+  const Catalog& cat = *w.catalog;
+  int generic_class = 0;
+  if (trace.format != "pollux" && !spec.class_name.empty()) {
+    generic_class = cat.find(spec.class_name);
+    if (generic_class < 0) {
+      throw InputError(trace.file + ": class '" + spec.class_name + "' is not in catalog " + cat.name +
+                       " (classes: " + join_names(cat.class_names()) + ")");
+    }
+  }
+  Rng noise = make_rng(seed, Stream::kJobNoise);
+  boost::random::normal_distribution<double> gauss(0.0, 1.0);
+  const std::size_t n =
+      spec.max_jobs > 0 ? std::min(trace.jobs.size(), static_cast<std::size_t>(spec.max_jobs)) : trace.jobs.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const TraceJob& tj = trace.jobs[i];
+    JobTruth j;
+    j.id = static_cast<int>(i);
+    j.arrival = tj.submit_s * spec.time_scale;
+    j.name = tj.name;
+    int cls = generic_class;
+    if (trace.format == "pollux") {
+      cls = cat.find(tj.application);
+      if (cls < 0) {
+        throw InputError(trace.file + ":" + std::to_string(tj.line) + ": unknown application '" + tj.application +
+                         "' (known: " + join_names(cat.class_names()) + ")");
+      }
+    }
+    j.class_index = cls;
+    const JobClass& c = cat.classes[static_cast<std::size_t>(cls)];
+    int g = tj.gpus;
+    if (spec.max_gpus > 0) g = std::min(g, spec.max_gpus);
+    g = std::clamp(g, c.min_gpus, c.max_gpus);
+    j.requested_gpus = g;
+    const double zw = gauss(noise);
+    const double zs = gauss(noise);
+    if (trace.format == "pollux") {
+      j.work_samples = c.work_samples * std::exp(c.work_sigma * zw - 0.5 * c.work_sigma * c.work_sigma);
+    } else {
+      const int gpn = std::max(1, spec.gpus_per_node);
+      j.work_samples = std::max(1.0, tj.duration_s) * class_throughput(c, g, packed_nodes(g, gpn));
+    }
+    j.speed_factor = std::exp(spec.speed_sigma * zs - 0.5 * spec.speed_sigma * spec.speed_sigma);
+    w.jobs.push_back(j);
+  }
+  return w;
+}
+
+}  // namespace ringsched

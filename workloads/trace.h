@@ -1,0 +1,67 @@
+// workloads/trace.h — job traces: the Pollux workload files (`name,time,application,num_replicas,batch_size`) and
+// generic traces with a submit time, a duration and a GPU count (e.g. the Philly-derived philly.csv), with
+// configurable column names and time units; and turning a trace into a Workload. Formats: docs/heldout.md.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "workloads/workload.h"
+
+namespace ringsched {
+
+struct TraceJob {
+  std::string name;
+  double submit_s = 0.0;     // seconds after the trace's first submission
+  double duration_s = -1.0;  // generic traces: run time on `gpus` GPUs; -1 = not given
+  int gpus = 0;              // GPUs asked for
+  std::string application;   // Pollux workloads: the application (class) name
+  double batch_size = 0.0;   // Pollux workloads: global batch asked for (informational)
+  int line = 0;              // line in the file
+};
+
+struct Trace {
+  std::string file;
+  std::string format;          // "pollux" or "generic"
+  std::vector<TraceJob> jobs;  // by submit time (stable for ties)
+};
+
+// Pollux workload file. Times must be >= 0 and non-decreasing (file:line otherwise); num_replicas >= 1.
+Trace read_pollux_workload(const std::string& path);
+
+struct GenericTraceSpec {
+  std::string submit_column = "timestamp";
+  std::string duration_column = "duration";
+  std::string gpus_column = "num_gpus";
+  // Unit of numeric submit times and of durations: "s", "ms", "min" or "h".
+  std::string time_unit = "s";
+  // Submit column format: "auto" (a number, or "YYYY-MM-DD HH:MM:SS" UTC), "number" or "datetime".
+  std::string submit_format = "auto";
+};
+
+// Seconds per unit; throws InputError naming `where` for an unknown unit.
+double time_unit_seconds(const std::string& unit, const std::string& where);
+
+// Generic trace: rows are sorted by submit time (traces such as philly.csv are not in order) and rebased so the
+// first submission is at 0. Negative durations or times, GPU counts < 1 and unparsable fields fail with file:line.
+Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec);
+
+struct TraceWorkloadSpec {
+  std::string class_name;    // generic traces: the catalog class every job belongs to ("" = the first class)
+  double speed_sigma = 0.0;  // per-job lognormal noise on speed
+  double time_scale = 1.0;   // submit times are multiplied by this (< 1 compresses the trace)
+  int max_jobs = 0;          // first N jobs only (0 = all)
+  int gpus_per_node = 8;     // for the packed-node speed of a generic job's work
+  int max_gpus = 0;          // GPU counts above this are capped (0 = no cap)
+};
+
+// Pollux traces: each job's class is its application (unknown names fail listing the catalog's classes), work =
+// the class's work with per-job noise (class work_sigma), requested GPUs = num_replicas.
+// Generic traces: a duration-only job becomes work = duration x class_throughput(gpus, packed nodes) of the chosen
+// class, i.e. exactly the work it did in the trace on the GPUs it had (speed noise then changes its run time).
+Workload workload_from_trace(const Trace& trace, std::shared_ptr<const Catalog> catalog, const TraceWorkloadSpec& spec,
+                             std::uint64_t seed);
+
+}  // namespace ringsched
