@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "sim/optimality_gap.h"
+#include "sim/parallel.h"
 #include "sim/topology_config.h"
 #include "workloads/json_reader.h"
 #include "workloads/pollux.h"
@@ -201,8 +202,8 @@ ExperimentConfig parse_experiment(const nlohmann::json& doc, const std::string& 
   }
 
   const auto wl = r.at("workload");
-  wl.expect_object({"catalog", "jobs", "arrival", "speed_sigma", "trace", "batch_mode", "large_batch_penalty",
-                    "work_sigma"});
+  wl.expect_object(
+      {"catalog", "jobs", "arrival", "speed_sigma", "trace", "batch_mode", "large_batch_penalty", "work_sigma"});
   const auto cat = wl.at("catalog");
   if (cat.is_object()) {
     c.catalog = std::make_shared<const Catalog>(parse_catalog(cat.value(), origin, cat.path()));
@@ -399,42 +400,25 @@ ExperimentResult run_experiment(const ExperimentConfig& config, int threads) {
       static_cast<std::size_t>(n_levels) * static_cast<std::size_t>(n_strats) * static_cast<std::size_t>(config.seeds);
   ExperimentResult result;
   result.runs.resize(total);
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), std::max<std::size_t>(total, 1)));
-  std::atomic<std::size_t> next{0};
-  auto worker = [&]() {
-    for (;;) {
-      const std::size_t i = next.fetch_add(1);
-      if (i >= total) return;
-      const int seed_index = static_cast<int>(i % static_cast<std::size_t>(config.seeds));
-      const int strategy =
-          static_cast<int>((i / static_cast<std::size_t>(config.seeds)) % static_cast<std::size_t>(n_strats));
-      const int level =
-          static_cast<int>(i / (static_cast<std::size_t>(config.seeds) * static_cast<std::size_t>(n_strats)));
-      const bool keep =
-          config.events == EventsMode::kAll || (config.events == EventsMode::kFirstSeed && seed_index == 0);
-      try {
-        result.runs[i] = run_cell(config, level, strategy, seed_index, keep);
-      } catch (const std::exception& e) {
-        CellRun failed;
-        failed.level = level;
-        failed.strategy = strategy;
-        failed.seed_index = seed_index;
-        failed.seed = config.base_seed + static_cast<std::uint64_t>(seed_index);
-        failed.error = e.what();
-        result.runs[i] = std::move(failed);
-      }
+  parallel_for_index(total, threads, [&](std::size_t i) {
+    const int seed_index = static_cast<int>(i % static_cast<std::size_t>(config.seeds));
+    const int strategy =
+        static_cast<int>((i / static_cast<std::size_t>(config.seeds)) % static_cast<std::size_t>(n_strats));
+    const int level =
+        static_cast<int>(i / (static_cast<std::size_t>(config.seeds) * static_cast<std::size_t>(n_strats)));
+    const bool keep = config.events == EventsMode::kAll || (config.events == EventsMode::kFirstSeed && seed_index == 0);
+    try {
+      result.runs[i] = run_cell(config, level, strategy, seed_index, keep);
+    } catch (const std::exception& e) {
+      CellRun failed;
+      failed.level = level;
+      failed.strategy = strategy;
+      failed.seed_index = seed_index;
+      failed.seed = config.base_seed + static_cast<std::uint64_t>(seed_index);
+      failed.error = e.what();
+      result.runs[i] = std::move(failed);
     }
-  };
-  if (threads <= 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-      pool.emplace_back(worker);
-    for (auto& t : pool)
-      t.join();
-  }
+  });
   return result;
 }
 

@@ -1,6 +1,8 @@
 // sim/heldout.cpp — held-out truth, training runs, fitted beliefs, the replicate runner and the error table.
 #include "sim/heldout.h"
 
+#include "sim/parallel.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -183,53 +185,37 @@ HeldoutResult run_heldout(const HeldoutOptions& o) {
   const std::size_t total =
       static_cast<std::size_t>(L) * static_cast<std::size_t>(S) * static_cast<std::size_t>(c.seeds);
   hr.result.runs.resize(total);
-  int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), std::max<std::size_t>(total, 1)));
-  std::atomic<std::size_t> next{0};
-  auto worker = [&]() {
-    for (;;) {
-      const std::size_t i = next.fetch_add(1);
-      if (i >= total) return;
-      const int seed_index = static_cast<int>(i % static_cast<std::size_t>(c.seeds));
-      const int strategy = static_cast<int>((i / static_cast<std::size_t>(c.seeds)) % static_cast<std::size_t>(S));
-      const int level = static_cast<int>(i / (static_cast<std::size_t>(c.seeds) * static_cast<std::size_t>(S)));
-      CellRun& cell = hr.result.runs[i];
-      cell.level = level;
-      cell.strategy = strategy;
-      cell.seed_index = seed_index;
-      cell.seed = c.base_seed + static_cast<std::uint64_t>(seed_index);
-      try {
-        const StrategySpec& spec = c.strategies[static_cast<std::size_t>(strategy)];
-        const StrategyInfo info = find_strategy(spec.name, "held-out");
-        JsonReader pr(spec.params, c.origin, spec.json_path);
-        auto strat = info.make(pr);
-        auto wl = std::make_shared<const Workload>(make_workload(c, level, cell.seed));
-        auto beliefs = source_for(spec.beliefs, wl, cell.seed);
-        EngineConfig ec;
-        ec.nodes = c.nodes;
-        ec.gpus_per_node = c.gpus_per_node;
-        ec.restart_cost_s = c.restart_cost_s;
-        ec.restart_cost_per_gpu_s = c.restart_cost_per_gpu_s;
-        ec.record_events = false;
-        ec.seed = cell.seed;
-        RunResult rr = simulate(*wl, *strat, *beliefs, ec);
-        cell.metrics = compute_metrics(rr, c.total_gpus());
-        cell.events_processed = rr.events_processed;
-        cell.jobs = std::move(rr.jobs);
-      } catch (const std::exception& e) {
-        cell.error = e.what();
-      }
+  parallel_for_index(total, o.threads, [&](std::size_t i) {
+    const int seed_index = static_cast<int>(i % static_cast<std::size_t>(c.seeds));
+    const int strategy = static_cast<int>((i / static_cast<std::size_t>(c.seeds)) % static_cast<std::size_t>(S));
+    const int level = static_cast<int>(i / (static_cast<std::size_t>(c.seeds) * static_cast<std::size_t>(S)));
+    CellRun& cell = hr.result.runs[i];
+    cell.level = level;
+    cell.strategy = strategy;
+    cell.seed_index = seed_index;
+    cell.seed = c.base_seed + static_cast<std::uint64_t>(seed_index);
+    try {
+      const StrategySpec& spec = c.strategies[static_cast<std::size_t>(strategy)];
+      const StrategyInfo info = find_strategy(spec.name, "held-out");
+      JsonReader pr(spec.params, c.origin, spec.json_path);
+      auto strat = info.make(pr);
+      auto wl = std::make_shared<const Workload>(make_workload(c, level, cell.seed));
+      auto beliefs = source_for(spec.beliefs, wl, cell.seed);
+      EngineConfig ec;
+      ec.nodes = c.nodes;
+      ec.gpus_per_node = c.gpus_per_node;
+      ec.restart_cost_s = c.restart_cost_s;
+      ec.restart_cost_per_gpu_s = c.restart_cost_per_gpu_s;
+      ec.record_events = false;
+      ec.seed = cell.seed;
+      RunResult rr = simulate(*wl, *strat, *beliefs, ec);
+      cell.metrics = compute_metrics(rr, c.total_gpus());
+      cell.events_processed = rr.events_processed;
+      cell.jobs = std::move(rr.jobs);
+    } catch (const std::exception& e) {
+      cell.error = e.what();
     }
-  };
-  if (threads <= 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-      pool.emplace_back(worker);
-    for (auto& t : pool)
-      t.join();
-  }
+  });
   for (const auto& cls : truth->classes) {
     const auto st = table_of(cls).stats();
     hr.table_lookups += st.lookups;

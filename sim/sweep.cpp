@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "sim/atomic_file.h"
+#include "sim/parallel.h"
 #include "sim/plot.h"
 #include "sim/progress.h"
 #include "workloads/json_reader.h"
@@ -723,7 +724,7 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& opt, SweepComm
   const bool root = comm.rank() == 0;
   const std::size_t ranks = static_cast<std::size_t>(std::max(1, comm.size()));
   const std::size_t my_rank = static_cast<std::size_t>(comm.rank());
-  int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = resolve_threads(opt.threads);
 
   SweepOutcome outcome;
   outcome.cells_total = spec.size();
