@@ -103,8 +103,9 @@ class Engine final : public Probe {
     }
     if (n > 0) result_.first_arrival = w.jobs.front().arrival;
     if (c.topology || !c.placement.empty()) {
-      auto topo = c.topology ? c.topology : std::make_shared<const Topology>(Topology::two_level(
-                                                c.nodes, c.gpus_per_node, LinkClass{1.0, 0.0}, LinkClass{1.0, 0.0}));
+      auto topo = c.topology ? c.topology
+                             : std::make_shared<const Topology>(Topology::two_level(
+                                   c.nodes, c.gpus_per_node, LinkClass{1.0, 0.0}, LinkClass{1.0, 0.0}));
       if (topo->gpus() != c.total_gpus()) throw std::logic_error("engine: topology GPUs != nodes x gpus_per_node");
       placer_ = std::make_unique<Placer>(topo, make_placement_policy(c.placement.empty() ? "packed" : c.placement),
                                          c.defragment);
@@ -270,7 +271,8 @@ class Engine final : public Probe {
   // The snapshot is kept between decisions: only jobs holding GPUs (their progress moves with time) and jobs whose
   // state changed since the last decision are refreshed, so a decision costs O(holders + changes), not O(queue).
   void run_strategy() {
-    for (int id : holders_) refresh_view(id);
+    for (int id : holders_)
+      refresh_view(id);
     for (int id : dirty_) {
       if (!rt_[static_cast<std::size_t>(id)].done) refresh_view(id);
     }

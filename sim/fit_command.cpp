@@ -305,16 +305,16 @@ nlohmann::json quality_json(const FitQuality& q) {
 nlohmann::json class_entry_json(const std::string& name, const std::string& description, const SpeedFit& fit,
                                 BatchMode mode, double batch_size, double work_samples, int max_gpus,
                                 const std::vector<std::string>& derivation) {
-  return nlohmann::json{{"name", name},
-                        {"description", description},
-                        {"derivation", derivation},
-                        {"weight", 1},
-                        {"batch", {{"mode", to_string(mode)}, {"size", batch_size}}},
-                        {"model_size_mparams", fit.model_size},
-                        {"work", {{"samples", work_samples}, {"sigma", 0}}},
-                        {"gpus", {{"min", 1}, {"max", max_gpus}}},
-                        {"speed", fit.multi_node ? multi_node_table_json(fit.multi, fit.model_size, max_gpus)
-                                                 : fit.speed_json()}};
+  return nlohmann::json{
+      {"name", name},
+      {"description", description},
+      {"derivation", derivation},
+      {"weight", 1},
+      {"batch", {{"mode", to_string(mode)}, {"size", batch_size}}},
+      {"model_size_mparams", fit.model_size},
+      {"work", {{"samples", work_samples}, {"sigma", 0}}},
+      {"gpus", {{"min", 1}, {"max", max_gpus}}},
+      {"speed", fit.multi_node ? multi_node_table_json(fit.multi, fit.model_size, max_gpus) : fit.speed_json()}};
 }
 
 std::vector<models::SpeedPoint> read_points_csv(const std::string& path) {

@@ -12,9 +12,9 @@
 #include "sim/check.h"
 #include "sim/experiment.h"
 #include "sim/heldout_cli.h"
-#include "sim/report.h"
 #include "sim/placement_report.h"
 #include "sim/plot.h"
+#include "sim/report.h"
 #include "sim/sweep.h"
 #ifdef RINGSCHED_WITH_MPI
 #include "sim/sweep_mpi.h"
@@ -271,7 +271,12 @@ int main(int argc, char** argv) {
                 << " seeds = " << cfg.levels.size() * cfg.strategies.size() * static_cast<std::size_t>(cfg.seeds)
                 << " runs\n";
       for (const auto& l : cfg.levels) {
-        std::printf("  level %s: load %.3g, %.4g arrivals/hour\n", l.name.c_str(), l.load, l.rate_per_s * 3600.0);
+        if (cfg.trace) {
+          std::printf("  level %s: arrivals from %s trace %s (%zu rows)\n", l.name.c_str(), cfg.trace->format.c_str(),
+                      cfg.trace->file.c_str(), cfg.trace->jobs.size());
+        } else {
+          std::printf("  level %s: load %.3g, %.4g arrivals/hour\n", l.name.c_str(), l.load, l.rate_per_s * 3600.0);
+        }
       }
       for (const auto& s : cfg.strategies) {
         std::printf("  strategy %s: %s with %s beliefs\n", s.label.c_str(), s.name.c_str(), s.beliefs.c_str());

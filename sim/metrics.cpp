@@ -44,9 +44,8 @@ RunMetrics compute_metrics(const RunResult& run, int total_gpus) {
   m.restarts_per_job = restarts / n;
   if (run.placed) {
     m.placed = true;
-    m.fragmentation = m.makespan_s > 0.0
-                          ? run.fragmented_gpu_seconds / (static_cast<double>(total_gpus) * m.makespan_s)
-                          : 0.0;
+    m.fragmentation =
+        m.makespan_s > 0.0 ? run.fragmented_gpu_seconds / (static_cast<double>(total_gpus) * m.makespan_s) : 0.0;
     m.mean_nodes_spanned = run.holding_job_seconds > 0.0 ? run.node_span_seconds / run.holding_job_seconds : 0.0;
     m.migrations_per_job = static_cast<double>(run.migrations) / n;
   }
@@ -77,8 +76,8 @@ double metric_value(const RunMetrics& m, const std::string& name) {
 }
 
 const std::vector<std::string>& extra_metric_names() {
-  static const std::vector<std::string> names = {"fragmentation", "mean_nodes_spanned", "migrations_per_job",
-                                                 "gap_mean",      "gap_p95",            "gap_max"};
+  static const std::vector<std::string> names = {
+      "fragmentation", "mean_nodes_spanned", "migrations_per_job", "gap_mean", "gap_p95", "gap_max"};
   return names;
 }
 
