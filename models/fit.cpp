@@ -83,20 +83,32 @@ Eq5Fit fit_eq5(const std::vector<SpeedPoint>& points, double model_size) {
   fit.coeffs = Eq5Coeffs{x[0], x[1], x[2], x[3]};
   fit.points = static_cast<int>(points.size());
 
-  double mean_t = 0.0;
-  for (const SpeedPoint& p : points)
-    mean_t += p.step_seconds;
-  mean_t /= static_cast<double>(points.size());
-  double ss_res = 0.0;
-  double ss_tot = 0.0;
+  std::vector<double> predicted;
+  std::vector<double> actual;
   for (const SpeedPoint& p : points) {
-    const double pred = eq5_step_time(fit.coeffs, p.w, p.global_batch, model_size);
-    ss_res += (pred - p.step_seconds) * (pred - p.step_seconds);
-    ss_tot += (p.step_seconds - mean_t) * (p.step_seconds - mean_t);
+    predicted.push_back(eq5_step_time(fit.coeffs, p.w, p.global_batch, model_size));
+    actual.push_back(p.step_seconds);
   }
-  fit.r2 = r_squared(ss_res, ss_tot);
+  fit.r2 = coefficient_of_determination(predicted, actual);
   fit.mape = eq5_mape(fit.coeffs, points, model_size);
   return fit;
+}
+
+double coefficient_of_determination(const std::vector<double>& predicted, const std::vector<double>& actual) {
+  if (predicted.size() != actual.size() || actual.empty()) {
+    throw std::invalid_argument("coefficient_of_determination: needs equal, non-zero lengths");
+  }
+  double mean = 0.0;
+  for (double a : actual)
+    mean += a;
+  mean /= static_cast<double>(actual.size());
+  double ss_res = 0.0;
+  double ss_tot = 0.0;
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    ss_res += (predicted[i] - actual[i]) * (predicted[i] - actual[i]);
+    ss_tot += (actual[i] - mean) * (actual[i] - mean);
+  }
+  return r_squared(ss_res, ss_tot);
 }
 
 double eq5_mape(const Eq5Coeffs& c, const std::vector<SpeedPoint>& points, double model_size) {

@@ -33,6 +33,10 @@ Eq5Fit fit_eq5(const std::vector<SpeedPoint>& points, double model_size);
 // Returns the MAPE (percent) over all held-out points; NaN if fewer than two distinct w values.
 double cross_validate_eq5(const std::vector<SpeedPoint>& points, double model_size);
 
+// Coefficient of determination 1 - SS_res / SS_tot of predictions against measurements (same length, >= 1).
+// When the measurements have no spread: 1 if the predictions match them exactly, else 0.
+double coefficient_of_determination(const std::vector<double>& predicted, const std::vector<double>& actual);
+
 // MAPE (percent) of a fitted model's predicted speeds on the given points.
 double eq5_mape(const Eq5Coeffs& c, const std::vector<SpeedPoint>& points, double model_size);
 

@@ -232,18 +232,13 @@ FitOutcome fit_with_protocol(FitProtocol p, const std::vector<models::SpeedPoint
   q.protocol = to_string(p);
   q.points_total = static_cast<int>(points.size());
   q.points_fit = static_cast<int>(train.size());
-  double mean = 0.0;
-  for (const auto& t : train)
-    mean += t.step_seconds;
-  mean /= static_cast<double>(train.size());
-  double ss_res = 0.0;
-  double ss_tot = 0.0;
+  std::vector<double> predicted;
+  std::vector<double> actual;
   for (const auto& t : train) {
-    const double e = o.fit.step_seconds(t.w, t.nodes, t.global_batch) - t.step_seconds;
-    ss_res += e * e;
-    ss_tot += (t.step_seconds - mean) * (t.step_seconds - mean);
+    predicted.push_back(o.fit.step_seconds(t.w, t.nodes, t.global_batch));
+    actual.push_back(t.step_seconds);
   }
-  q.r2 = ss_tot > 0.0 ? 1.0 - ss_res / ss_tot : (ss_res == 0.0 ? 1.0 : 0.0);
+  q.r2 = models::coefficient_of_determination(predicted, actual);
   q.mape_fit = speed_mape(o.fit, train);
   // Leave-one-GPU-count-out over the fitted points; a fold whose remainder is too small to fit is skipped.
   std::set<int> ws;

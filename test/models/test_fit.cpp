@@ -248,3 +248,13 @@ TEST_CASE("models::fit_eq1: noisy losses are fitted to the noise level", "[model
   CHECK(fit.r2 > 0.99);
   CHECK(eq1_loss(fit.coeffs, 1000) == Approx(eq1_loss(truth, 1000)).epsilon(0.03));
 }
+
+TEST_CASE("models::coefficient_of_determination: hand-computed values and edge cases", "[fit]") {
+  // actual 1, 2, 3 (mean 2, SS_tot = 2); predicted 1, 2, 4 gives SS_res = 1, so R^2 = 1 - 1/2 = 0.5.
+  CHECK(ringsched::models::coefficient_of_determination({1.0, 2.0, 4.0}, {1.0, 2.0, 3.0}) == Approx(0.5));
+  CHECK(ringsched::models::coefficient_of_determination({1.0, 2.0, 3.0}, {1.0, 2.0, 3.0}) == Approx(1.0));
+  // Constant measurements: exact predictions score 1, anything else 0.
+  CHECK(ringsched::models::coefficient_of_determination({5.0, 5.0}, {5.0, 5.0}) == 1.0);
+  CHECK(ringsched::models::coefficient_of_determination({5.0, 6.0}, {5.0, 5.0}) == 0.0);
+  CHECK_THROWS_AS(ringsched::models::coefficient_of_determination({1.0}, {1.0, 2.0}), std::invalid_argument);
+}
