@@ -356,6 +356,20 @@ Workload make_workload(const ExperimentConfig& config, int level, std::uint64_t 
   return generate_poisson_workload(config.catalog, spec, seed);
 }
 
+EngineConfig engine_config(const ExperimentConfig& config, std::uint64_t seed, bool keep_events) {
+  EngineConfig ec;
+  ec.nodes = config.nodes;
+  ec.gpus_per_node = config.gpus_per_node;
+  ec.restart_cost_s = config.restart_cost_s;
+  ec.restart_cost_per_gpu_s = config.restart_cost_per_gpu_s;
+  ec.record_events = keep_events;
+  ec.seed = seed;
+  ec.topology = config.topology;
+  ec.placement = config.placement;
+  ec.defragment = config.defragment;
+  return ec;
+}
+
 CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int seed_index, bool keep_events) {
   CellRun cell;
   cell.level = level;
@@ -374,16 +388,7 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
   }
   auto beliefs = make_belief_source(spec.beliefs, config.origin + ": " + spec.json_path);
   const Workload wl = make_workload(config, level, cell.seed);
-  EngineConfig ec;
-  ec.nodes = config.nodes;
-  ec.gpus_per_node = config.gpus_per_node;
-  ec.restart_cost_s = config.restart_cost_s;
-  ec.restart_cost_per_gpu_s = config.restart_cost_per_gpu_s;
-  ec.record_events = keep_events;
-  ec.seed = cell.seed;
-  ec.topology = config.topology;
-  ec.placement = config.placement;
-  ec.defragment = config.defragment;
+  const EngineConfig ec = engine_config(config, cell.seed, keep_events);
   RunResult rr = simulate(wl, *strat, *beliefs, ec);
   cell.metrics = compute_metrics(rr, config.total_gpus());
   if (gap != nullptr) set_gap_metrics(cell.metrics, gap->gaps());

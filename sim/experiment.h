@@ -98,4 +98,7 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
 
 Workload make_workload(const ExperimentConfig& config, int level, std::uint64_t seed);
 
+// The engine settings of one replicate of this config (cluster, restart costs, topology, placement).
+EngineConfig engine_config(const ExperimentConfig& config, std::uint64_t seed, bool keep_events);
+
 }  // namespace ringsched

@@ -201,13 +201,7 @@ HeldoutResult run_heldout(const HeldoutOptions& o) {
       auto strat = info.make(pr);
       auto wl = std::make_shared<const Workload>(make_workload(c, level, cell.seed));
       auto beliefs = source_for(spec.beliefs, wl, cell.seed);
-      EngineConfig ec;
-      ec.nodes = c.nodes;
-      ec.gpus_per_node = c.gpus_per_node;
-      ec.restart_cost_s = c.restart_cost_s;
-      ec.restart_cost_per_gpu_s = c.restart_cost_per_gpu_s;
-      ec.record_events = false;
-      ec.seed = cell.seed;
+      const EngineConfig ec = engine_config(c, cell.seed, false);
       RunResult rr = simulate(*wl, *strat, *beliefs, ec);
       cell.metrics = compute_metrics(rr, c.total_gpus());
       cell.events_processed = rr.events_processed;
