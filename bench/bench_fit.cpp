@@ -1,4 +1,4 @@
-// bench/bench_fit.cpp — timings of the model fits: NNLS (50x4), fit_eq5 (40 points), fit_eq1 (100 points).
+// bench/bench_fit.cpp — timings of the model fits: NNLS (50x4), fit_eq5 (40 points), fit_eq1 (100 points; and 30 points on the online grid).
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -47,20 +47,34 @@ void BM_FitEq5_40Points(benchmark::State& state) {
 }
 BENCHMARK(BM_FitEq5_40Points);
 
-void BM_FitEq1_100Points(benchmark::State& state) {
+std::vector<LossPoint> eq1_points(int n) {
   const Eq1Coeffs truth{0.01, 0.5, 0.3};
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> noise(0.99, 1.01);
   std::vector<LossPoint> pts;
-  for (int i = 0; i < 100; ++i) {
+  for (int i = 0; i < n; ++i) {
     const double k = 10.0 * i;
     pts.push_back(LossPoint{k, ringsched::models::eq1_loss(truth, k) * noise(rng)});
   }
+  return pts;
+}
+
+void BM_FitEq1_100Points(benchmark::State& state) {
+  const auto pts = eq1_points(100);
   for (auto _ : state) {
     benchmark::DoNotOptimize(ringsched::models::fit_eq1(pts));
   }
 }
 BENCHMARK(BM_FitEq1_100Points);
+
+// One refit of an `online` belief: 30 losses, the coarser grid it uses (40 candidates per round).
+void BM_FitEq1Online_30Points(benchmark::State& state) {
+  const auto pts = eq1_points(30);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(ringsched::models::fit_eq1(pts, 40));
+  }
+}
+BENCHMARK(BM_FitEq1Online_30Points);
 
 }  // namespace
 

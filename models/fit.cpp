@@ -155,18 +155,29 @@ struct Eq1Candidate {
 // For a fixed b2: NNLS of 1/(l - b2) ~ b0 k + b1 with rows weighted by (l - b2)^2, which turns the residual in
 // y = 1/(l - b2) into (to first order) the residual in loss, since dl = -dy (l - b2)^2.
 Eq1Candidate fit_eq1_at(const std::vector<LossPoint>& points, double b2) {
-  const auto rows = static_cast<Eigen::Index>(points.size());
-  Eigen::MatrixXd a(rows, 2);
-  Eigen::VectorXd rhs(rows);
-  for (Eigen::Index i = 0; i < rows; ++i) {
-    const LossPoint& p = points[static_cast<std::size_t>(i)];
+  // Two columns u = weight k, v = weight and target weight / gap, as Gram sums; the columns are scaled to unit
+  // norm before solving (x >= 0 is invariant under positive scaling) so k in samples does not hurt conditioning.
+  double uu = 0.0;
+  double uv = 0.0;
+  double vv = 0.0;
+  double ub = 0.0;
+  double vb = 0.0;
+  for (const LossPoint& p : points) {
     const double gap = p.loss - b2;  // > 0 since b2 < min loss
     const double weight = gap * gap;
-    a(i, 0) = weight * p.k;
-    a(i, 1) = weight;
-    rhs[i] = weight / gap;  // weight * y
+    const double u = weight * p.k;
+    const double v = weight;
+    const double b = weight / gap;
+    uu += u * u;
+    uv += u * v;
+    vv += v * v;
+    ub += u * b;
+    vb += v * b;
   }
-  const Eigen::VectorXd x = nnls_scaled(a, rhs);
+  const double su = uu > 0.0 ? std::sqrt(uu) : 1.0;
+  const double sv = vv > 0.0 ? std::sqrt(vv) : 1.0;
+  const Eigen::Vector2d y = nnls_two_columns(uu / (su * su), uv / (su * sv), vv / (sv * sv), ub / su, vb / sv);
+  const Eigen::Vector2d x(y[0] / su, y[1] / sv);
 
   Eq1Candidate cand;
   cand.coeffs = Eq1Coeffs{x[0], x[1], b2};
@@ -183,7 +194,7 @@ Eq1Candidate fit_eq1_at(const std::vector<LossPoint>& points, double b2) {
 
 }  // namespace
 
-Eq1Fit fit_eq1(const std::vector<LossPoint>& points) {
+Eq1Fit fit_eq1(const std::vector<LossPoint>& points, int grid) {
   if (points.size() < 3) {
     throw std::invalid_argument("fit_eq1: needs at least 3 loss points, got " + std::to_string(points.size()));
   }
@@ -199,13 +210,14 @@ Eq1Fit fit_eq1(const std::vector<LossPoint>& points) {
   }
 
   // Grid over b2 in [0, min_loss), then two refinements over +-1 grid step around the best candidate.
-  constexpr int kGrid = 200;
+  if (grid < 2) throw std::invalid_argument("fit_eq1: grid needs at least 2 candidates, got " + std::to_string(grid));
+  const int n_grid = grid;
   double lo = 0.0;
   double hi = min_loss;  // exclusive
-  double step = (hi - lo) / kGrid;
+  double step = (hi - lo) / n_grid;
   Eq1Candidate best = fit_eq1_at(points, 0.0);
   for (int round = 0; round < 3; ++round) {
-    for (int i = 0; i <= kGrid; ++i) {
+    for (int i = 0; i <= n_grid; ++i) {
       const double b2 = lo + step * i;
       if (b2 < 0.0 || b2 >= min_loss) continue;
       const Eq1Candidate cand = fit_eq1_at(points, b2);
@@ -213,7 +225,7 @@ Eq1Fit fit_eq1(const std::vector<LossPoint>& points) {
     }
     lo = std::max(0.0, best.coeffs.b2 - step);
     hi = std::min(min_loss, best.coeffs.b2 + step);
-    step = (hi - lo) / kGrid;
+    step = (hi - lo) / n_grid;
   }
 
   Eq1Fit fit;

@@ -54,7 +54,8 @@ struct Eq1Fit {
 
 // Fits Eq. 1: for each candidate b2 in [0, min loss) on a grid refined around the best, solves the linear NNLS
 // 1/(l - b2) ~ b0 k + b1 for b0, b1 >= 0, keeping the b2 whose curve best matches the losses. Needs >= 3
-// points; throws std::invalid_argument otherwise.
-Eq1Fit fit_eq1(const std::vector<LossPoint>& points);
+// points; throws std::invalid_argument otherwise. `grid`: candidates per refinement round (three rounds); the
+// default resolves b2 to about 1e-7 of the loss range; online refits use a coarser grid (40: about 6e-5).
+Eq1Fit fit_eq1(const std::vector<LossPoint>& points, int grid = 200);
 
 }  // namespace ringsched::models

@@ -124,4 +124,29 @@ NnlsResult nnls(const Eigen::MatrixXd& a, const Eigen::VectorXd& b, int max_iter
   return result;
 }
 
+Eigen::Vector2d nnls_two_columns(double uu, double uv, double vv, double ub, double vb) {
+  // Objective up to the constant b.b: f(x) = x0^2 uu + 2 x0 x1 uv + x1^2 vv - 2 (x0 ub + x1 vb).
+  const auto f = [&](double x0, double x1) {
+    return x0 * x0 * uu + 2.0 * x0 * x1 * uv + x1 * x1 * vv - 2.0 * (x0 * ub + x1 * vb);
+  };
+  Eigen::Vector2d best(0.0, 0.0);
+  double best_f = 0.0;
+  const auto consider = [&](double x0, double x1) {
+    const double v = f(x0, x1);
+    if (v < best_f) {
+      best_f = v;
+      best = Eigen::Vector2d(x0, x1);
+    }
+  };
+  if (uu > 0.0) consider(std::max(0.0, ub / uu), 0.0);
+  if (vv > 0.0) consider(0.0, std::max(0.0, vb / vv));
+  const double det = uu * vv - uv * uv;
+  if (uu > 0.0 && vv > 0.0 && det > 1e-12 * uu * vv) {
+    const double x0 = (vv * ub - uv * vb) / det;
+    const double x1 = (uu * vb - uv * ub) / det;
+    if (x0 >= 0.0 && x1 >= 0.0) consider(x0, x1);
+  }
+  return best;
+}
+
 }  // namespace ringsched::models

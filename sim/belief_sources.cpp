@@ -1,6 +1,9 @@
-// sim/belief_sources.cpp — the none, oracle and history belief sources, and the held-out fitted history and
-// exploration sources.
+// sim/belief_sources.cpp — the none, oracle and history belief sources, the held-out fitted history and
+// exploration sources, and the online source (Eq. 1 refitted to a job's reported losses).
 #include "sim/belief_sources.h"
+
+#include <algorithm>
+#include <cmath>
 
 #include "workloads/json_reader.h"
 
@@ -56,13 +59,18 @@ class HistorySource final : public BeliefSource {
 }  // namespace
 
 std::vector<std::string> belief_source_names() {
-  return {"history", "none", "oracle"};
+  return {"history", "none", "online", "oracle"};
 }
 
 std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, const std::string& where) {
   if (name == "none") return std::make_shared<NoneSource>();
   if (name == "oracle") return std::make_shared<OracleSource>();
   if (name == "history") return std::make_shared<HistorySource>();
+  if (name == "online") {
+    throw InputError(where +
+                     ": belief source 'online' needs the job's loss observations; it is built by the "
+                     "experiment runner (make_online_source), not by name");
+  }
   throw InputError(where + ": unknown belief source '" + name + "' (valid: " + join_names(belief_source_names()) + ")");
 }
 
@@ -113,6 +121,75 @@ std::shared_ptr<const BeliefSource> make_fitted_history_source(std::shared_ptr<c
 std::shared_ptr<const BeliefSource> make_exploration_source(SpeedMeasurer measure,
                                                             std::shared_ptr<const Catalog> work_history) {
   return std::make_shared<ExplorationSource>(std::move(measure), std::move(work_history));
+}
+
+namespace {
+
+class OnlineBelief final : public Belief {
+ public:
+  OnlineBelief(JobClass cls, const JobPublic& pub, LossObserver observe)
+      : cls_(std::move(cls)),
+        observe_(std::move(observe)),
+        id_(pub.id),
+        target_(pub.target_loss),
+        interval_(pub.loss_interval_samples),
+        prior_(cls_.work_samples),
+        work_(prior_) {}
+  [[nodiscard]] double throughput(int w, int nodes) const override { return class_throughput(cls_, w, nodes, 1.0); }
+  [[nodiscard]] double total_work() const override { return work_; }
+  [[nodiscard]] std::string source() const override { return "online"; }
+
+  void observe_progress(double work_done) override {
+    if (!(interval_ > 0.0)) return;
+    while (static_cast<double>(losses_.size() + 1) * interval_ <= work_done) {
+      const int n = static_cast<int>(losses_.size()) + 1;
+      losses_.push_back(models::LossPoint{static_cast<double>(n) * interval_, observe_(id_, n)});
+    }
+    const std::size_t have = losses_.size();
+    if (have < static_cast<std::size_t>(kOnlineMinLosses) || 4 * have < 5 * fitted_on_) return;
+    fitted_on_ = have;
+    constexpr int kOnlineGrid = 40;
+    const models::Eq1Fit fit = models::fit_eq1(losses_, kOnlineGrid);
+    double estimate = models::eq1_steps_to_loss(fit.coeffs, target_);
+    if (!std::isfinite(estimate)) estimate = prior_;
+    estimate = std::min(estimate, kOnlineCapFactor * prior_);
+    work_ = std::max(estimate, work_done + 0.5 * interval_);
+  }
+
+ private:
+  JobClass cls_;
+  LossObserver observe_;
+  int id_;
+  double target_;
+  double interval_;
+  double prior_;
+  double work_;
+  std::vector<models::LossPoint> losses_;
+  std::size_t fitted_on_ = 0;
+};
+
+class OnlineSource final : public BeliefSource {
+ public:
+  OnlineSource(LossObserver observe, std::shared_ptr<const Catalog> history)
+      : observe_(std::move(observe)), history_(std::move(history)) {}
+  [[nodiscard]] std::string name() const override { return "online"; }
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext& ctx,
+                                             const JobTruth*) const override {
+    const Catalog* cat = history_ ? history_.get() : ctx.catalog;
+    const int idx = cat->find(pub.class_name);
+    if (idx < 0) return nullptr;
+    return std::make_unique<OnlineBelief>(cat->classes[static_cast<std::size_t>(idx)], pub, observe_);
+  }
+
+ private:
+  LossObserver observe_;
+  std::shared_ptr<const Catalog> history_;
+};
+
+}  // namespace
+
+std::shared_ptr<const BeliefSource> make_online_source(LossObserver observe, std::shared_ptr<const Catalog> history) {
+  return std::make_shared<OnlineSource>(std::move(observe), std::move(history));
 }
 
 }  // namespace ringsched

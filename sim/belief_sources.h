@@ -43,7 +43,23 @@ using SpeedMeasurer = std::function<std::vector<models::SpeedPoint>(int job_id)>
 std::shared_ptr<const BeliefSource> make_exploration_source(SpeedMeasurer measure,
                                                             std::shared_ptr<const Catalog> work_history);
 
-// "none", "oracle", "history". Throws InputError naming `where` for an unknown name.
+// The loss job `job_id` reports at its n-th evaluation (n >= 1, after n * JobPublic::loss_interval_samples samples).
+// The only channel through which `online` learns how a job converges; it receives numbers, not truth objects.
+using LossObserver = std::function<double(int job_id, int evaluation)>;
+
+// `online` (Optimus-style): speed from the history class (`history`, a fitted catalog; null = the catalog of the
+// BeliefContext, as in-sample `history`); total work from Eq. 1 refitted (models::fit_eq1) to the losses the job has
+// reported so far, read off where the fitted curve reaches the job's target loss. Rules (docs/heldout.md):
+// - fewer than kOnlineMinLosses losses, or a job that reports no loss: the history class's work (the prior);
+// - refit whenever the number of losses has grown by a quarter since the last fit (3, 4, 5, 7, 9, 12, ...);
+// - a fitted curve that never reaches the target: the prior; any estimate is capped at kOnlineCapFactor x the
+//   prior and floored at the work done plus half an evaluation interval (the job has not converged yet).
+inline constexpr int kOnlineMinLosses = 3;
+inline constexpr double kOnlineCapFactor = 10.0;
+std::shared_ptr<const BeliefSource> make_online_source(LossObserver observe, std::shared_ptr<const Catalog> history);
+
+// "none", "oracle", "history". Throws InputError naming `where` for an unknown name, and for "online" (listed by
+// belief_source_names, but built with its loss observer by make_online_source).
 std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, const std::string& where);
 std::vector<std::string> belief_source_names();
 

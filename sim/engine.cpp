@@ -32,6 +32,25 @@ std::string to_string(AllocKind kind) {
   return "start";
 }
 
+JobPublic public_facts(const JobTruth& t, const JobClass& c, int total_gpus) {
+  JobPublic p;
+  p.id = t.id;
+  p.name = t.name;
+  p.class_name = c.name;
+  p.arrival = t.arrival;
+  p.batch_mode = c.batch_mode;
+  p.batch_size = c.batch_size;
+  p.model_size_mparams = c.model_size_mparams;
+  p.min_gpus = c.min_gpus;
+  p.max_gpus = std::min(c.max_gpus, total_gpus);
+  p.requested_gpus = t.requested_gpus;
+  if (c.convergence) {
+    p.target_loss = c.target_loss;
+    p.loss_interval_samples = c.loss_interval_samples;
+  }
+  return p;
+}
+
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -80,17 +99,8 @@ class Engine final : public Probe {
       const JobTruth& t = w.jobs[i];
       if (t.id != static_cast<int>(i)) throw std::logic_error("workload job ids must be 0..n-1 in order");
       const JobClass& cls = cls_of(static_cast<int>(i));
-      JobPublic& p = pub_[i];
-      p.id = t.id;
-      p.name = t.name;
-      p.class_name = cls.name;
-      p.arrival = t.arrival;
-      p.batch_mode = cls.batch_mode;
-      p.batch_size = cls.batch_size;
-      p.model_size_mparams = cls.model_size_mparams;
-      p.min_gpus = cls.min_gpus;
-      p.max_gpus = std::min(cls.max_gpus, c.total_gpus());
-      p.requested_gpus = t.requested_gpus;
+      pub_[i] = public_facts(t, cls, c.total_gpus());
+      const JobPublic& p = pub_[i];
       beliefs_[i] = b.make(p, ctx, b.needs_truth() ? &t : nullptr);
       rt_[i].work = t.work_samples;
       JobResult& r = result_.jobs[i];
@@ -246,7 +256,9 @@ class Engine final : public Probe {
     const Runtime& r = rt_[static_cast<std::size_t>(id)];
     JobView v;
     v.pub = &pub_[static_cast<std::size_t>(id)];
-    v.belief = beliefs_[static_cast<std::size_t>(id)].get();
+    Belief* belief = beliefs_[static_cast<std::size_t>(id)].get();
+    if (belief != nullptr) belief->observe_progress(r.work_done);
+    v.belief = belief;
     v.gpus = r.gpus;
     v.state = r.state;
     v.started = r.started;

@@ -88,6 +88,9 @@ struct EngineCheckView {
 };
 using EngineChecker = std::function<void(const EngineCheckView&)>;
 
+// A job's public facts (what its owner submitted), from its truth record and class; max_gpus capped at total_gpus.
+JobPublic public_facts(const JobTruth& t, const JobClass& c, int total_gpus);
+
 // Runs one replicate. Throws std::logic_error if the strategy returns an invalid decision (wrong size, counts
 // outside a job's limits, more GPUs than exist) or leaves jobs waiting forever.
 RunResult simulate(const Workload& workload, Strategy& strategy, const BeliefSource& beliefs,

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "sim/observers.h"
 #include "sim/optimality_gap.h"
 #include "sim/parallel.h"
 #include "sim/topology_config.h"
@@ -59,7 +60,7 @@ StrategySpec parse_strategy(const JsonReader& r) {
   const StrategyInfo info = find_strategy(s.name, r.where());
   if (s.beliefs.empty()) {
     s.beliefs = info.default_beliefs;
-  } else {
+  } else if (s.beliefs != "online") {  // online needs the catalog's loss curves: checked in parse_rest
     (void)make_belief_source(s.beliefs, r.file() + ": " + r.path() + ".beliefs");
   }
   if (s.label.empty()) s.label = s.beliefs == info.default_beliefs ? s.name : s.name + "[" + s.beliefs + "]";
@@ -202,8 +203,8 @@ ExperimentConfig parse_experiment(const nlohmann::json& doc, const std::string& 
   }
 
   const auto wl = r.at("workload");
-  wl.expect_object(
-      {"catalog", "jobs", "arrival", "speed_sigma", "trace", "batch_mode", "large_batch_penalty", "work_sigma"});
+  wl.expect_object({"catalog", "jobs", "arrival", "speed_sigma", "loss_sigma", "trace", "batch_mode",
+                    "large_batch_penalty", "work_sigma"});
   const auto cat = wl.at("catalog");
   if (cat.is_object()) {
     c.catalog = std::make_shared<const Catalog>(parse_catalog(cat.value(), origin, cat.path()));
@@ -222,6 +223,8 @@ ExperimentConfig parse_experiment(const nlohmann::json& doc, const std::string& 
   }
   c.speed_sigma = wl.non_negative_or("speed_sigma", 0.0);
   if (c.speed_sigma > 3.0) wl.at("speed_sigma").fail("must be <= 3");
+  c.loss_sigma = wl.non_negative_or("loss_sigma", 0.02);
+  if (c.loss_sigma > 3.0) wl.at("loss_sigma").fail("must be <= 3");
   if (auto tr = wl.maybe("trace")) {
     // Trace-driven arrivals: one level named "trace", jobs = the trace's rows (capped by workload.jobs).
     if (wl.has("arrival")) wl.at("arrival").fail("give either workload.arrival or workload.trace, not both");
@@ -297,6 +300,15 @@ ExperimentConfig parse_rest(const JsonReader& r, ExperimentConfig& c) {
     StrategySpec s = parse_strategy(sr);
     for (const auto& other : c.strategies) {
       if (other.label == s.label) sr.fail("duplicate strategy label '" + s.label + "' (give a distinct \"label\")");
+    }
+    if (s.beliefs == "online") {
+      for (const auto& cls : c.catalog->classes) {
+        if (!cls.convergence) {
+          sr.fail("belief source 'online' needs a loss curve for every class; class '" + cls.name + "' of catalog '" +
+                  c.catalog->name + "' has none (add \"convergence\" to the class, docs/config.md, or use the " +
+                  "\"pollux\" catalog)");
+        }
+      }
     }
     c.strategies.push_back(std::move(s));
   }
@@ -386,10 +398,12 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
     gap = rec.get();
     strat = std::move(rec);
   }
-  auto beliefs = make_belief_source(spec.beliefs, config.origin + ": " + spec.json_path);
-  const Workload wl = make_workload(config, level, cell.seed);
+  auto wl = std::make_shared<const Workload>(make_workload(config, level, cell.seed));
+  auto beliefs = spec.beliefs == "online"
+                     ? make_online_source(make_loss_observer(wl, config.loss_sigma, cell.seed), nullptr)
+                     : make_belief_source(spec.beliefs, config.origin + ": " + spec.json_path);
   const EngineConfig ec = engine_config(config, cell.seed, keep_events);
-  RunResult rr = simulate(wl, *strat, *beliefs, ec);
+  RunResult rr = simulate(*wl, *strat, *beliefs, ec);
   cell.metrics = compute_metrics(rr, config.total_gpus());
   if (gap != nullptr) set_gap_metrics(cell.metrics, gap->gaps());
   cell.events_processed = rr.events_processed;

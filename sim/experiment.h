@@ -43,6 +43,7 @@ struct ExperimentConfig {
   std::shared_ptr<const Catalog> catalog;
   int jobs = 100;
   double speed_sigma = 0.0;
+  double loss_sigma = 0.02;  // workload.loss_sigma: noise of each loss a job reports to `online` beliefs
   std::vector<LevelSpec> levels;
   std::vector<StrategySpec> strategies;
   double restart_cost_s = 10.0;

@@ -1,6 +1,7 @@
 // sim/heldout.cpp — held-out truth, training runs, fitted beliefs, the replicate runner and the error table.
 #include "sim/heldout.h"
 
+#include "sim/observers.h"
 #include "sim/parallel.h"
 
 #include <algorithm>
@@ -28,42 +29,6 @@ const models::TableStepTime& table_of(const JobClass& c) {
   const auto* t = dynamic_cast<const models::TableStepTime*>(c.speed.get());
   if (t == nullptr) throw std::logic_error("held-out: class '" + c.name + "' has no measured table");
   return *t;
-}
-
-JobPublic public_facts(const JobTruth& t, const JobClass& c, int total_gpus) {
-  JobPublic p;
-  p.id = t.id;
-  p.name = t.name;
-  p.class_name = c.name;
-  p.arrival = t.arrival;
-  p.batch_mode = c.batch_mode;
-  p.batch_size = c.batch_size;
-  p.model_size_mparams = c.model_size_mparams;
-  p.min_gpus = c.min_gpus;
-  p.max_gpus = std::min(c.max_gpus, total_gpus);
-  p.requested_gpus = t.requested_gpus;
-  return p;
-}
-
-// Each job's own measurements for `exploration`: one noisy step at each of 1, 2, 4, 8 GPUs (packed), as the
-// exploratory strategy profiles. Reads the truth here, in the runner; the source only gets the numbers.
-SpeedMeasurer make_measurer(std::shared_ptr<const Workload> wl, double sigma, int gpus_per_node, std::uint64_t seed) {
-  return [wl, sigma, gpus_per_node, seed](int job_id) {
-    const JobTruth& t = wl->jobs.at(static_cast<std::size_t>(job_id));
-    const JobClass& c = wl->catalog->classes[static_cast<std::size_t>(t.class_index)];
-    Rng rng = make_rng(seed, Stream::kMeasurement, 0x10000u + static_cast<std::uint64_t>(job_id));
-    boost::random::normal_distribution<double> gauss(0.0, 1.0);
-    std::vector<models::SpeedPoint> pts;
-    for (int w : {1, 2, 4, 8}) {
-      const double z = gauss(rng);
-      if (w > c.max_gpus) continue;
-      const int nodes = packed_nodes(w, gpus_per_node);
-      const double m = global_batch(c, w);
-      const double step = c.speed->step_seconds(w, nodes, m) / t.speed_factor * lognormal(sigma, z);
-      pts.push_back(models::SpeedPoint{w, nodes, m, step});
-    }
-    return pts;
-  };
 }
 
 std::pair<std::string, std::string> split_spec(const std::string& s) {
@@ -160,9 +125,9 @@ HeldoutResult run_heldout(const HeldoutOptions& o) {
     spec.name = name;
     spec.beliefs = beliefs.empty() ? info.default_beliefs : beliefs;
     if (spec.beliefs != "none" && spec.beliefs != "history" && spec.beliefs != "oracle" &&
-        spec.beliefs != "exploration") {
+        spec.beliefs != "exploration" && spec.beliefs != "online") {
       throw InputError("held-out strategies: " + s + ": unknown belief source '" + spec.beliefs +
-                       "' (valid: exploration, history, none, oracle)");
+                       "' (valid: exploration, history, none, online, oracle)");
     }
     spec.label = spec.beliefs == info.default_beliefs ? name : name + "[" + spec.beliefs + "]";
     spec.json_path = "strategies";
@@ -173,8 +138,9 @@ HeldoutResult run_heldout(const HeldoutOptions& o) {
                               std::uint64_t seed) -> std::shared_ptr<const BeliefSource> {
     if (beliefs == "history") return make_fitted_history_source(history);
     if (beliefs == "exploration") {
-      return make_exploration_source(make_measurer(wl, o.measurement_sigma, o.gpus_per_node, seed), history);
+      return make_exploration_source(make_speed_measurer(wl, o.measurement_sigma, o.gpus_per_node, seed), history);
     }
+    if (beliefs == "online") return make_online_source(make_loss_observer(wl, o.loss_sigma, seed), history);
     return make_belief_source(beliefs, "held-out");
   };
 
@@ -217,9 +183,18 @@ HeldoutResult run_heldout(const HeldoutOptions& o) {
   }
 
   // Prediction errors on the jobs of the first level, every seed (classes and noise do not depend on the level).
-  for (const std::string src : {"oracle", "history", "exploration"}) {
+  // `online` is scored after 25%, 50% and 75% of each job's true work (its losses up to there reported).
+  struct Scored {
+    std::string label;
+    std::string source;
+    double progress;
+  };
+  const std::vector<Scored> scored = {{"oracle", "oracle", 0.0},           {"history", "history", 0.0},
+                                      {"exploration", "exploration", 0.0}, {"online@25%", "online", 0.25},
+                                      {"online@50%", "online", 0.5},       {"online@75%", "online", 0.75}};
+  for (const Scored& sc : scored) {
     PredictionError pe;
-    pe.source = src;
+    pe.source = sc.label;
     double s_sum = 0.0;
     double s16_sum = 0.0;
     double w_sum = 0.0;
@@ -228,13 +203,14 @@ HeldoutResult run_heldout(const HeldoutOptions& o) {
     for (int si = 0; si < c.seeds; ++si) {
       const std::uint64_t seed = c.base_seed + static_cast<std::uint64_t>(si);
       auto wl = std::make_shared<const Workload>(make_workload(c, 0, seed));
-      auto source = source_for(src, wl, seed);
+      auto source = source_for(sc.source, wl, seed);
       BeliefContext ctx{truth.get(), c.gpus_per_node};
       for (const JobTruth& t : wl->jobs) {
         const JobClass& cls = truth->classes[static_cast<std::size_t>(t.class_index)];
         const JobPublic pub = public_facts(t, cls, c.total_gpus());
         const auto belief = source->make(pub, ctx, source->needs_truth() ? &t : nullptr);
         if (!belief) continue;
+        belief->observe_progress(sc.progress * t.work_samples);
         ++pe.jobs;
         for (int w = 1; w <= pub.max_gpus; ++w) {
           const int nodes = packed_nodes(w, c.gpus_per_node);
@@ -295,13 +271,14 @@ std::string render_heldout(const HeldoutResult& r, Format f) {
   }
   out << "\nPrediction error of each belief source on the held-out jobs (first level, all seeds; speed over every GPU "
          "count 1-64, packed on 4-GPU nodes; history fitted under protocol "
-      << r.protocol << "):\n\n";
+      << r.protocol << "; online@P%: the online belief once the job has done P% of its true work):\n\n";
   out << "| belief source | used by | jobs | speed MAPE | speed MAPE 16+ GPUs | work MAPE "
          "|\n|---|---|---|---|---|---|\n";
   for (const auto& e : r.errors) {
-    const char* used = e.source == "oracle"    ? "precompute[oracle] (reference)"
-                       : e.source == "history" ? "precompute, optimus (and exploratory's work)"
-                                               : "what exploratory measures (1, 2, 4, 8 GPUs)";
+    const char* used = e.source == "oracle"        ? "precompute[oracle] (reference)"
+                       : e.source == "history"     ? "precompute, optimus (and exploratory's work)"
+                       : e.source == "exploration" ? "what exploratory measures (1, 2, 4, 8 GPUs)"
+                                                   : "optimus[online] (speed as history; work refitted as it runs)";
     out << "| " << e.source << " | " << used << " | " << e.jobs << " | " << f1(e.speed_mape) << "% | "
         << f1(e.speed_mape_16) << "% | " << f1(e.work_mape) << "% |\n";
   }

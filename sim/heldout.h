@@ -1,7 +1,8 @@
 // sim/heldout.h — the held-out Table 3 block: jobs drawn from the six Pollux applications whose truth is the measured
 // tables (with per-job lognormal noise on speed and work), scheduled on beliefs that never read that truth:
 // `history` fitted on a disjoint set of training runs (different seed, same classes) measured only at a protocol's
-// profiling points, `exploration` fitted on each job's own few noisy measurements, `oracle` for reference.
+// profiling points, `exploration` fitted on each job's own few noisy measurements, `online` refitting Eq. 1 to the
+// losses each job reports as it runs (the measured Pollux validation curves), `oracle` for reference.
 // Also the prediction-error table (speed and work MAPE per belief source). Protocol: docs/heldout.md.
 #pragma once
 
@@ -25,13 +26,15 @@ struct HeldoutOptions {
   std::uint64_t base_seed = 1;
   double sigma = 0.1;                  // per-job lognormal noise on speed and work (truth and training runs)
   double measurement_sigma = 0.05;     // noise of each profiled / explored step-time measurement
+  double loss_sigma = 0.02;            // lognormal noise of each loss a job reports (`online`)
   int train_runs = 5;                  // training runs per class for `history`
   std::uint64_t train_seed = 1000003;  // seed of the training runs (disjoint from base_seed .. base_seed + seeds - 1)
   std::string protocol = "paper";      // profiling points of the training runs (fit_command.h)
   double restart_cost_s = 10.0;
   int threads = 0;
-  // Strategies as name or name[beliefs]; beliefs: history (default), oracle, exploration, none.
-  std::vector<std::string> strategies = {"eight", "precompute", "exploratory", "optimus", "precompute[oracle]"};
+  // Strategies as name or name[beliefs]; beliefs: history (default), oracle, exploration, online, none.
+  std::vector<std::string> strategies = {"eight",   "precompute",         "exploratory",
+                                         "optimus", "precompute[oracle]", "optimus[online]"};
 };
 
 // What the training runs measured: per class, the profiled points (noisy) and the work of each run.
@@ -51,7 +54,7 @@ Catalog fit_history_catalog(const std::vector<JobClass>& classes_public, const T
                             const std::string& origin);
 
 struct PredictionError {
-  std::string source;
+  std::string source;  // "online@25%": the online belief after 25% of the job's true work
   int jobs = 0;
   double speed_mape = 0.0;     // over w = 1..max_gpus (packed), percent
   double speed_mape_16 = 0.0;  // over w = 16..max_gpus

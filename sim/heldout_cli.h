@@ -37,6 +37,10 @@ inline void add_heldout_options(CLI::App* table3, HeldoutCli& h) {
       ->add_option("--noise-sigma", h.opt.sigma,
                    "Held-out per-job lognormal noise sigma on speed and work (default 0.1)")
       ->check(CLI::Range(0.0, 3.0));
+  table3
+      ->add_option("--loss-sigma", h.opt.loss_sigma,
+                   "Held-out lognormal noise sigma of each loss a job reports to the online belief (default 0.02)")
+      ->check(CLI::Range(0.0, 3.0));
   table3->add_option("--train-runs", h.opt.train_runs, "Held-out training runs per class for history (default 5)")
       ->check(CLI::Range(1, 1000));
   table3->add_option("--restart-cost", h.opt.restart_cost_s, "Held-out restart cost in seconds (default 10)")

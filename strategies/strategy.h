@@ -23,6 +23,9 @@ class Belief {
   // Believed total work (samples) to convergence.
   [[nodiscard]] virtual double total_work() const = 0;
   [[nodiscard]] virtual std::string source() const = 0;
+  // The engine reports the job's observable progress (samples done) before each snapshot that shows the job. Beliefs
+  // that learn from progress (`online`: the loss the job has produced so far) update here; others ignore it.
+  virtual void observe_progress(double /*work_done*/) {}
 };
 
 // What the user submitted with the job: public.
@@ -37,6 +40,10 @@ struct JobPublic {
   int min_gpus = 1;
   int max_gpus = 1;
   int requested_gpus = 0;  // from a trace; 0 = none
+  // Convergence facts stated with the job (JobClass): the loss threshold and the samples between loss observations.
+  // 0 = the job reports no loss.
+  double target_loss = 0.0;
+  double loss_interval_samples = 0.0;
 };
 
 enum class JobState { kWaiting, kRunning, kRestarting };

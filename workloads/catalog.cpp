@@ -26,8 +26,8 @@ std::vector<std::string> Catalog::class_names() const {
 namespace {
 
 JobClass parse_class(const JsonReader& r) {
-  r.expect_object(
-      {"name", "description", "weight", "batch", "model_size_mparams", "work", "gpus", "speed", "derivation"});
+  r.expect_object({"name", "description", "weight", "batch", "model_size_mparams", "work", "gpus", "speed",
+                   "derivation", "convergence"});
   JobClass c;
   c.name = r.at("name").as_string();
   if (c.name.empty()) r.at("name").fail("must not be empty");
@@ -71,6 +71,30 @@ JobClass parse_class(const JsonReader& r) {
   if (c.min_gpus > c.max_gpus) gpus.at("min").fail("must be <= gpus.max (" + std::to_string(c.max_gpus) + ")");
 
   c.speed = make_speed_model(r.at("speed"), c);
+
+  // Optional loss curve for the `online` belief source: measured [samples, loss] points; the target loss is the
+  // curve's loss at work.samples (so a job converges exactly when its work is done).
+  if (auto conv = r.maybe("convergence")) {
+    conv->expect_object({"points", "interval_samples"});
+    std::vector<models::LossPoint> pts;
+    for (const auto& e : conv->at("points").non_empty_elements()) {
+      const auto pair = e.elements();
+      if (pair.size() != 2) e.fail("must be [samples, loss]");
+      pts.push_back(models::LossPoint{pair[0].as_non_negative(), pair[1].as_positive()});
+    }
+    try {
+      c.convergence = std::make_shared<const LossCurve>(std::move(pts));
+    } catch (const std::invalid_argument& e) {
+      conv->at("points").fail(std::string(e.what()).substr(std::string("loss curve: ").size()));
+    }
+    c.loss_interval_samples = conv->at("interval_samples").as_positive();
+    if (c.loss_interval_samples > c.work_samples) {
+      conv->at("interval_samples")
+          .fail("must be <= work.samples (" + std::to_string(c.work_samples) +
+                "): a job would report no loss before it converges");
+    }
+    c.target_loss = c.convergence->loss(c.work_samples);
+  }
   return c;
 }
 

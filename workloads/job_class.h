@@ -1,9 +1,11 @@
 // workloads/job_class.h — a job class: its true speed model, batch mode, work to convergence and GPU limits.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "models/step_time_model.h"
+#include "workloads/loss_curve.h"
 
 namespace ringsched {
 
@@ -27,6 +29,14 @@ struct JobClass {
   // Optional statistical-efficiency penalty for large global batches (fixed_per_worker only): progress per sample
   // is divided by 1 + penalty * log2(m(w) / m(1)). 0 (default) = none, as in the paper.
   double large_batch_penalty = 0.0;
+  // Convergence, optional (the `online` belief source needs it): the class's true loss curve against samples
+  // processed (truth; a job with work W follows it stretched by W / work_samples, so it reaches target_loss at W);
+  // target_loss, the public convergence threshold the job's owner states; loss_interval_samples, the public spacing
+  // of loss observations (an evaluation every that many samples, e.g. one epoch). Null / 0 = the class reports no
+  // loss.
+  std::shared_ptr<const LossCurve> convergence;
+  double target_loss = 0.0;
+  double loss_interval_samples = 0.0;
 };
 
 // Global batch on w workers.

@@ -183,19 +183,30 @@ double pollux_work_samples(const PolluxApp& app, int batch) {
   return run.epochs.back().iteration * batch;
 }
 
-std::vector<models::LossPoint> pollux_loss_points(const PolluxApp& app, int batch) {
-  const PolluxRun& run = find_run(app, batch);
+namespace {
+// Loss-like value of a metric: the metric when lower is better, else ceiling - metric (ceiling 1 for metrics in
+// [0, 1], 100 otherwise).
+double loss_like(const PolluxApp& app, double metric) {
+  if (!app.higher_is_better) return metric;
   double max_metric = 0.0;
   for (const auto& r : app.runs)
     for (const auto& e : r.epochs)
       max_metric = std::max(max_metric, e.metric);
   const double ceiling = max_metric <= 1.0 ? 1.0 : 100.0;
+  return ceiling - metric;
+}
+}  // namespace
+
+std::vector<models::LossPoint> pollux_loss_points(const PolluxApp& app, int batch) {
+  const PolluxRun& run = find_run(app, batch);
   std::vector<models::LossPoint> out;
-  for (const auto& e : run.epochs) {
-    const double loss = app.higher_is_better ? ceiling - e.metric : e.metric;
-    out.push_back(models::LossPoint{e.iteration * batch, loss});
-  }
+  for (const auto& e : run.epochs)
+    out.push_back(models::LossPoint{e.iteration * batch, loss_like(app, e.metric)});
   return out;
+}
+
+double pollux_target_loss(const PolluxApp& app) {
+  return loss_like(app, app.target_metric);
 }
 
 std::vector<models::SpeedPoint> pollux_speed_points(const PolluxApp& app) {
@@ -256,6 +267,16 @@ JobClass pollux_job_class(const PolluxApp& app, double work_sigma) {
   c.batch_size = choice.local_batch;
   c.model_size_mparams = pollux_model_size(app.name);
   c.work_samples = pollux_work_samples(app, choice.validation_batch);
+  {
+    auto losses = pollux_loss_points(app, choice.validation_batch);
+    c.loss_interval_samples = losses.back().k / static_cast<double>(losses.size());
+    try {
+      c.convergence = std::make_shared<const LossCurve>(std::move(losses));
+    } catch (const std::invalid_argument& e) {
+      throw InputError(app.dir + "/validation-" + std::to_string(choice.validation_batch) + ".csv: " + e.what());
+    }
+    c.target_loss = pollux_target_loss(app);
+  }
   c.work_sigma = work_sigma;
   c.weight = 1.0;
   c.min_gpus = 1;

@@ -66,6 +66,8 @@ double pollux_work_samples(const PolluxApp& app, int batch);
 // Loss-like points of validation-B for Eq. 1: k = samples (B * iteration); loss = metric when lower is better,
 // else ceiling - metric with ceiling 1 for metrics in [0, 1] and 100 otherwise (accuracy / F1 in percent).
 std::vector<models::LossPoint> pollux_loss_points(const PolluxApp& app, int batch);
+// The work rule's target metric on the same loss-like scale: the convergence threshold of the held-out classes.
+double pollux_target_loss(const PolluxApp& app);
 // Every measured row as an Eq. 5 fit point (global batch = local batch * w).
 std::vector<models::SpeedPoint> pollux_speed_points(const PolluxApp& app);
 // Approximate model size in millions of parameters (public facts about the networks; only scales Eq. 5's t2).
@@ -73,6 +75,8 @@ double pollux_model_size(const std::string& name);
 
 // The held-out job class of an application (fixed_per_worker): per-GPU batch b = the largest batch measured in
 // every (w, nodes) group; work at the validation batch closest to 8 b in log scale; GPUs 1..64; truth = the table.
+// Convergence: that validation run's loss points as the loss curve, target = pollux_target_loss, one evaluation per
+// epoch on average (interval = the run's last k / its number of epochs).
 struct PolluxClassChoice {
   int local_batch = 0;
   int validation_batch = 0;

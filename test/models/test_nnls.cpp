@@ -205,3 +205,33 @@ TEST_CASE("models::nnls: matches brute force over all active sets on random prob
     check_kkt(a, b, r.x);
   }
 }
+
+TEST_CASE("models::nnls_two_columns: matches Lawson-Hanson on random two-column problems", "[models][nnls]") {
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> g(0.0, 1.0);
+  for (int trial = 0; trial < 200; ++trial) {
+    Eigen::MatrixXd a(6, 2);
+    Eigen::VectorXd b(6);
+    for (int i = 0; i < 6; ++i) {
+      a(i, 0) = g(rng);
+      a(i, 1) = g(rng);
+      b[i] = g(rng);
+    }
+    const NnlsResult ref = nnls(a, b);
+    const Eigen::Vector2d x = ringsched::models::nnls_two_columns(
+        a.col(0).dot(a.col(0)), a.col(0).dot(a.col(1)), a.col(1).dot(a.col(1)), a.col(0).dot(b), a.col(1).dot(b));
+    INFO("trial " << trial);
+    CHECK(x[0] >= 0.0);
+    CHECK(x[1] >= 0.0);
+    CHECK((a * x - b).norm() == Approx(ref.residual_norm).margin(1e-9));
+  }
+  // Hand-derived: A = [1 0; 0 1; 1 1], b = (1, -2, 0): the interior solution has x1 < 0; on x1 = 0 the best
+  // x0 = (A0 . b) / (A0 . A0) = 1 / 2.
+  const Eigen::Vector2d x = ringsched::models::nnls_two_columns(2.0, 1.0, 2.0, 1.0, -2.0);
+  CHECK(x[0] == Approx(0.5));
+  CHECK(x[1] == 0.0);
+  // A zero column gets 0.
+  const Eigen::Vector2d z = ringsched::models::nnls_two_columns(0.0, 0.0, 4.0, 0.0, 2.0);
+  CHECK(z[0] == 0.0);
+  CHECK(z[1] == Approx(0.5));
+}

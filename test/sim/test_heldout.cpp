@@ -24,7 +24,7 @@ HeldoutOptions small_options() {
   HeldoutOptions o;
   o.jobs = 12;
   o.seeds = 2;
-  o.strategies = {"eight", "precompute", "exploratory", "precompute[oracle]"};
+  o.strategies = {"eight", "precompute", "exploratory", "precompute[oracle]", "optimus[online]"};
   return o;
 }
 
@@ -80,7 +80,7 @@ TEST_CASE("sim::Heldout: deterministic, and the same for any thread count", "[he
   b.threads = 2;
   const HeldoutResult ra = run_heldout(a);
   const HeldoutResult rb = run_heldout(b);
-  REQUIRE(ra.result.runs.size() == 4u * 4u * 2u);
+  REQUIRE(ra.result.runs.size() == 4u * 5u * 2u);
   REQUIRE(ra.result.runs.size() == rb.result.runs.size());
   for (std::size_t i = 0; i < ra.result.runs.size(); ++i) {
     INFO("run " << i << ": " << ra.result.runs[i].error);
@@ -94,7 +94,7 @@ TEST_CASE("sim::Heldout: deterministic, and the same for any thread count", "[he
 
 TEST_CASE("sim::Heldout: the prediction-error table", "[heldout]") {
   const HeldoutResult r = run_heldout(small_options());
-  REQUIRE(r.errors.size() == 3);
+  REQUIRE(r.errors.size() == 6);
   CHECK(r.errors[0].source == "oracle");
   CHECK(r.errors[0].jobs == 24);
   CHECK(r.errors[0].speed_mape == Approx(0.0).margin(1e-9));  // the oracle is the truth
@@ -103,6 +103,15 @@ TEST_CASE("sim::Heldout: the prediction-error table", "[heldout]") {
   CHECK(r.errors[1].work_mape > 0.0);  // per-job work noise the class mean cannot know
   CHECK(r.errors[2].source == "exploration");
   CHECK(r.errors[1].speed_mape_16 > 0.0);
+  // online: history's speed model; its work estimate is scored at 25%, 50%, 75% of each job's true work.
+  CHECK(r.errors[3].source == "online@25%");
+  CHECK(r.errors[4].source == "online@50%");
+  CHECK(r.errors[5].source == "online@75%");
+  for (int i = 3; i < 6; ++i) {
+    CHECK(r.errors[static_cast<std::size_t>(i)].jobs == 24);
+    CHECK(r.errors[static_cast<std::size_t>(i)].speed_mape == Approx(r.errors[1].speed_mape));
+    CHECK(r.errors[static_cast<std::size_t>(i)].work_mape > 0.0);
+  }
   const std::string md = render_heldout(r, Format::kMarkdown);
   CHECK(md.find("| belief source |") != std::string::npos);
   CHECK(md.find("precompute[oracle]") != std::string::npos);

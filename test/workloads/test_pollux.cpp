@@ -2,6 +2,7 @@
 // data, and bad input (unknown applications, malformed rows) as InputError with file and line.
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
 #include <string>
 
 #include "workloads/pollux.h"
@@ -79,4 +80,34 @@ TEST_CASE("workloads::Pollux: the `table` speed kind in a catalog", "[pollux]") 
   bad["classes"][0]["speed"] = {{"kind", "table"}, {"pollux", "gpt5"}};
   CHECK_THROWS_WITH(parse_catalog(bad, "inline.json"),
                     Catch::Contains("classes[0].speed.pollux") && Catch::Contains("known: cifar10"));
+}
+
+TEST_CASE("workloads::LossCurve: exact at points, linear between, held beyond the ends; bad curves rejected",
+          "[pollux][loss]") {
+  const LossCurve c({{10.0, 3.0}, {20.0, 1.0}, {40.0, 2.0}});
+  CHECK(c.loss(10.0) == 3.0);
+  CHECK(c.loss(20.0) == 1.0);
+  CHECK(c.loss(15.0) == Approx(2.0));
+  CHECK(c.loss(30.0) == Approx(1.5));
+  CHECK(c.loss(0.0) == 3.0);
+  CHECK(c.loss(1e9) == 2.0);
+  CHECK_THROWS_AS(LossCurve({{1.0, 1.0}}), std::invalid_argument);
+  CHECK_THROWS_AS(LossCurve({{1.0, 1.0}, {1.0, 0.5}}), std::invalid_argument);
+  CHECK_THROWS_AS(LossCurve({{1.0, 1.0}, {2.0, 0.0}}), std::invalid_argument);
+}
+
+TEST_CASE("workloads::Pollux: held-out classes carry their validation run as the loss curve", "[pollux][loss]") {
+  const Catalog cat = pollux_catalog(default_pollux_dir(), 0.1);
+  for (const JobClass& c : cat.classes) {
+    INFO(c.name);
+    REQUIRE(c.convergence);
+    CHECK(c.loss_interval_samples > 0.0);
+    // The curve is at or below the target loss at the class's work (the work rule's first epoch reaching it).
+    CHECK(c.convergence->loss(c.work_samples) <= c.target_loss + 1e-12);
+    // ... and above it at the epoch before (the first epoch reaching the target defines the work).
+    const auto& pts = c.convergence->points();
+    for (const auto& p : pts) {
+      if (p.k < c.work_samples) CHECK(p.loss > c.target_loss);
+    }
+  }
 }
