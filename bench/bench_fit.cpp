@@ -1,4 +1,5 @@
-// bench/bench_fit.cpp — timings of the model fits: NNLS (50x4), fit_eq5 (40 points), fit_eq1 (100 points; and 30 points on the online grid).
+// bench/bench_fit.cpp — timings of the model fits: NNLS (50x4), fit_eq5 (40 points), fit_eq1 (100 points, and 30
+// points on the online grid).
 #include <benchmark/benchmark.h>
 
 #include <random>
