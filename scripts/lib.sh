@@ -2,7 +2,7 @@
 # Sourced, not run.
 
 RINGSCHED_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-RINGSCHED_PACKAGES=(cmake g++ make libeigen3-dev libboost-graph-dev libboost-random-dev
+RINGSCHED_PACKAGES=(cmake g++ make ninja-build libeigen3-dev libboost-graph-dev libboost-random-dev
   nlohmann-json3-dev catch2 libopenmpi-dev openmpi-bin libbenchmark-dev libcli11-dev python3-matplotlib
   clang-format)
 
@@ -44,9 +44,19 @@ configure_and_build() {
   shift
   local jobs
   jobs="$(nproc 2>/dev/null || echo 2)"
+  # Ninja starts a target's compilations before the libraries it links are built, which keeps both cores of a
+  # 2-core CI machine busy; a build folder configured earlier with another generator is configured afresh.
+  local generator=()
+  if command -v ninja >/dev/null 2>&1; then
+    generator=(-G Ninja)
+    if [ -f "$dir/CMakeCache.txt" ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$dir/CMakeCache.txt"; then
+      log "$dir was configured for another generator: configuring it afresh for Ninja"
+      rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
+    fi
+  fi
   if [ ! -f "$dir/CMakeCache.txt" ]; then
     log "configuring $dir"
-    cmake -S "$RINGSCHED_ROOT" -B "$dir" "$@" >&2
+    cmake "${generator[@]}" -S "$RINGSCHED_ROOT" -B "$dir" "$@" >&2
   else
     cmake -S "$RINGSCHED_ROOT" -B "$dir" "$@" >/dev/null
   fi

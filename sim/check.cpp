@@ -42,7 +42,7 @@ void add_run(ResultGroup& g, const nlohmann::json& run) {
     g.values[item.key()].push_back(to_double(item.value()));
 }
 
-double mean_of(const std::vector<double>& v) {
+double mean_or_nan(const std::vector<double>& v) {
   return v.empty() ? std::nan("") : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
@@ -174,8 +174,8 @@ CheckReport check_results(const nlohmann::json& baseline, const std::string& bas
         rep.drifts.push_back(b.key + ": " + m + " present on one side only");
         continue;
       }
-      const double mb = mean_of(bv->second);
-      const double mr = mean_of(rv->second);
+      const double mb = mean_or_nan(bv->second);
+      const double mr = mean_or_nan(rv->second);
       const auto tol_it = options.tolerance.find(m);
       const double tol = tol_it == options.tolerance.end() ? options.default_tolerance : tol_it->second;
       const double diff = std::fabs(mr - mb);

@@ -12,6 +12,7 @@
 
 #include "models/nnls.h"
 #include "sim/atomic_file.h"
+#include "sim/fit_protocols.h"
 #include "workloads/csv.h"
 #include "workloads/pollux.h"
 #ifdef RINGSCHED_HAVE_MEASUREMENT
@@ -21,7 +22,7 @@
 namespace ringsched {
 
 namespace {
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 }
 
 std::vector<std::string> fit_protocol_names() {
@@ -210,7 +211,7 @@ SpeedFit fit_speed_points(FitProtocol p, const std::vector<models::SpeedPoint>& 
 }
 
 double speed_mape(const SpeedFit& f, const std::vector<models::SpeedPoint>& points) {
-  if (points.empty()) return kNaN;
+  if (points.empty()) return kNoValue;
   double sum = 0.0;
   for (const auto& p : points) {
     const double pred = 1.0 / f.step_seconds(p.w, p.nodes, p.global_batch);
@@ -261,7 +262,7 @@ FitOutcome fit_with_protocol(FitProtocol p, const std::vector<models::SpeedPoint
       }
     }
   }
-  q.cv_mape = cv_n > 0 ? cv_sum / static_cast<double>(cv_n) : kNaN;
+  q.cv_mape = cv_n > 0 ? cv_sum / static_cast<double>(cv_n) : kNoValue;
   std::vector<models::SpeedPoint> test16;
   for (const auto& t : test)
     if (t.w >= 16) test16.push_back(t);
@@ -275,12 +276,6 @@ FitOutcome fit_with_protocol(FitProtocol p, const std::vector<models::SpeedPoint
 namespace {
 nlohmann::json num_or_null(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
-std::string pct(double v) {
-  if (!std::isfinite(v)) return "n/a";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", v);
-  return buf;
 }
 }  // namespace
 
@@ -348,8 +343,8 @@ std::string render_pollux_protocol_table(const std::string& pollux_dir, const st
     out << "| " << name << " |";
     for (auto p : protocols) {
       const FitOutcome o = fit_with_protocol(p, pts, pollux_model_size(name), 4, app->dir);
-      out << ' ' << o.quality.points_fit << " | " << pct(o.quality.cv_mape) << " | " << pct(o.quality.mape_heldout)
-          << " | " << pct(o.quality.mape_heldout_16) << " |";
+      out << ' ' << o.quality.points_fit << " | " << format_pct(o.quality.cv_mape) << " | "
+          << format_pct(o.quality.mape_heldout) << " | " << format_pct(o.quality.mape_heldout_16) << " |";
       if (std::isfinite(o.quality.mape_heldout_16)) med16[p].push_back(o.quality.mape_heldout_16);
     }
     out << '\n';
@@ -358,9 +353,9 @@ std::string render_pollux_protocol_table(const std::string& pollux_dir, const st
   for (auto p : protocols) {
     auto v = med16[p];
     std::sort(v.begin(), v.end());
-    double m = kNaN;
+    double m = kNoValue;
     if (!v.empty()) m = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-    out << " | | | " << pct(m) << " |";
+    out << " | | | " << format_pct(m) << " |";
   }
   out << '\n';
   return out.str();

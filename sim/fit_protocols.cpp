@@ -35,12 +35,6 @@ double ape(double pred_step, double meas_step) {
   return 100.0 * std::abs(meas_step / pred_step - 1.0);
 }
 
-std::string pct(double v) {
-  if (!std::isfinite(v)) return "n/a";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", v);
-  return buf;
-}
 }  // namespace
 
 double multi_node_step_time(const MultiNodeCoeffs& c, int w, int nodes, double m, double n) {
@@ -90,6 +84,13 @@ nlohmann::json multi_node_table_json(const MultiNodeCoeffs& c, double model_size
         pts.push_back({w, k, b, multi_node_step_time(c, w, k, b * w, model_size)});
   }
   return nlohmann::json{{"kind", "table"}, {"points", pts}};
+}
+
+std::string format_pct(double v) {
+  if (!std::isfinite(v)) return "n/a";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", v);
+  return buf;
 }
 
 double mean_of(std::vector<double> v) {
@@ -187,19 +188,19 @@ std::string render_pollux_heldout_summary(const std::string& pollux_dir) {
       counts.append(std::to_string(e.size()));
       means[p].push_back(mean_of(e));
       medians[p].push_back(median_of(e));
-      row << ' ' << pct(means[p].back()) << " | " << pct(medians[p].back()) << " |";
+      row << ' ' << format_pct(means[p].back()) << " | " << format_pct(medians[p].back()) << " |";
     }
     const NoiseFloor nf = noise_floor(pts);
     floor_means.push_back(nf.table_mape_16);
     floor_medians.push_back(nf.table_median_16);
-    out << "| " << name << " | " << counts << " |" << row.str() << ' ' << pct(nf.table_mape_16) << " | "
-        << pct(nf.table_median_16) << " | " << nf.table_clamped_16 << '/' << nf.table_points_16 << " | "
-        << pct(nf.group_mape) << " (" << nf.group_points << ") |\n";
+    out << "| " << name << " | " << counts << " |" << row.str() << ' ' << format_pct(nf.table_mape_16) << " | "
+        << format_pct(nf.table_median_16) << " | " << nf.table_clamped_16 << '/' << nf.table_points_16 << " | "
+        << format_pct(nf.group_mape) << " (" << nf.group_points << ") |\n";
   }
   out << "| median over apps | |";
   for (auto p : protos)
-    out << ' ' << pct(median_of(means[p])) << " | " << pct(median_of(medians[p])) << " |";
-  out << ' ' << pct(median_of(floor_means)) << " | " << pct(median_of(floor_medians)) << " | | |\n";
+    out << ' ' << format_pct(median_of(means[p])) << " | " << format_pct(median_of(medians[p])) << " |";
+  out << ' ' << format_pct(median_of(floor_means)) << " | " << format_pct(median_of(floor_medians)) << " | | |\n";
   return out.str();
 }
 

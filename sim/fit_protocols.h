@@ -73,6 +73,8 @@ NoiseFloor noise_floor(const std::vector<models::SpeedPoint>& points);
 // Mean and median of speed APEs (percent); NaN for none.
 double mean_of(std::vector<double> v);
 double median_of(std::vector<double> v);
+// "12.3%" (one decimal); "n/a" for NaN or infinity.
+std::string format_pct(double v);
 
 // `ringsched fit --pollux all`, second part (Markdown): per application and protocol (paper, two-level, multi-node),
 // the mean and median speed APE at the held-out 16+ GPU points, next to the noise floor; then the medians over

@@ -52,6 +52,22 @@ void add_run_options(CLI::App* cmd, RunOptions& o) {
                 "(docs/topology.md)");
 }
 
+// --strategies: "all" (every registered strategy) or a comma-separated list of name / name[beliefs].
+std::vector<std::string> strategy_list(const std::string& arg) {
+  if (arg == "all") return strategy_names();
+  std::vector<std::string> names;
+  std::string cur;
+  for (char ch : arg + ",") {
+    if (ch == ',') {
+      if (!cur.empty()) names.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  return names;
+}
+
 void apply_overrides(nlohmann::json& doc, const RunOptions& o) {
   if (!doc.is_object()) return;  // parse_experiment reports it (file + path, exit 2)
   if (o.seeds) doc["seeds"] = *o.seeds;
@@ -60,21 +76,7 @@ void apply_overrides(nlohmann::json& doc, const RunOptions& o) {
   if (o.jobs && doc.contains("workload") && doc["workload"].is_object()) doc["workload"]["jobs"] = *o.jobs;
   if (!o.strategies.empty()) {
     nlohmann::json list = nlohmann::json::array();
-    std::vector<std::string> names;
-    if (o.strategies == "all") {
-      names = strategy_names();
-    } else {
-      std::string cur;
-      for (char ch : o.strategies + ",") {
-        if (ch == ',') {
-          if (!cur.empty()) names.push_back(cur);
-          cur.clear();
-        } else {
-          cur += ch;
-        }
-      }
-    }
-    for (const auto& n : names) {
+    for (const auto& n : strategy_list(o.strategies)) {
       auto pos = n.find('[');
       if (pos != std::string::npos && n.back() == ']') {
         list.push_back({{"name", n.substr(0, pos)}, {"beliefs", n.substr(pos + 1, n.size() - pos - 2)}});
@@ -131,7 +133,9 @@ int main(int argc, char** argv) {
   // No CLI::ExistingFile check: read_json_file reports a missing file in the one-line "file: ..." form (exit 2).
   table3->add_option("--config", t3_config, "Use this experiment config instead of the built-in Table 3 setup");
   table3->add_option("--strategies", t3.strategies,
-                     "Comma-separated strategies (name or name[beliefs]), or `all` for every registered one");
+                     "Comma-separated strategies (name or name[beliefs]), or `all` for every registered one; applies "
+                     "to both blocks (beliefs: history, oracle, none; online needs loss curves: held-out block or "
+                     "the pollux catalog; exploration: held-out block)");
   HeldoutCli t3_heldout;
   add_heldout_options(table3, t3_heldout);  // --eval and the held-out knobs (docs/heldout.md)
   FitCommandOptions fit_opt;
@@ -215,6 +219,11 @@ int main(int argc, char** argv) {
       const bool is_t3 = static_cast<bool>(*table3);
       // table3's --restart-cost (sim/heldout_cli.h) sets the held-out block's cost; it overrides the in-sample too.
       if (is_t3 && table3->count("--restart-cost") > 0) t3.restart_cost = t3_heldout.opt.restart_cost_s;
+      // table3's --strategies applies to both blocks.
+      if (is_t3 && !t3.strategies.empty()) {
+        t3_heldout.opt.strategies = strategy_list(t3.strategies);
+        if (t3_heldout.opt.strategies.empty()) throw InputError("--strategies: empty list");
+      }
       if (is_t3 && !wants_in_sample(t3_heldout)) {
         return run_heldout_block(t3_heldout, t3.seeds, t3.jobs, t3.threads, t3.format, t3.out, false);
       }

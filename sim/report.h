@@ -41,4 +41,7 @@ void write_outputs(const std::string& dir, const ExperimentConfig& c, const Expe
 int failed_runs(const ExperimentResult& r);
 std::string describe_failures(const ExperimentConfig& c, const ExperimentResult& r);
 
+// A CSV field: as is, or quoted (inner quotes doubled) when it holds a comma, quote or newline.
+std::string csv_field(const std::string& s);
+
 }  // namespace ringsched

@@ -28,18 +28,8 @@ namespace {
 constexpr int kFormatVersion = 1;
 constexpr std::size_t kMaxCells = 10'000'000;
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char ch : s) {
-    if (ch == '"') out += '"';
-    out += ch;
-  }
-  return out + "\"";
-}
-
 // Shortest text that reads back as the same double (nlohmann's round-trip formatting); "nan"/"inf" otherwise.
-std::string num(double v) {
+std::string exact_num(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   return nlohmann::json(v).dump();
@@ -47,7 +37,7 @@ std::string num(double v) {
 
 nlohmann::json num_json(double v) {
   if (std::isfinite(v)) return v;
-  return num(v);
+  return exact_num(v);
 }
 
 double json_num(const nlohmann::json& j, const std::string& where) {
@@ -159,7 +149,7 @@ std::vector<nlohmann::json> expand_range(const JsonReader& rr) {
     ints = ints && integral(rr.at("step").value());
     if (step == 0.0) rr.at("step").fail("must not be 0");
     if ((to - from) / step < 0.0) {
-      rr.at("step").fail("goes from " + num(from) + " away from " + num(to) + ": the range is empty");
+      rr.at("step").fail("goes from " + exact_num(from) + " away from " + exact_num(to) + ": the range is empty");
     }
     const double n = std::floor((to - from) / step + 1e-9) + 1.0;
     if (n > static_cast<double>(kMaxCells)) rr.fail("more than 10,000,000 values");
@@ -586,7 +576,7 @@ std::string sweep_runs_csv(const SweepSpec& spec, const SweepResults& results) {
           << csv_field(c.strategies[static_cast<std::size_t>(run.strategy)]) << ',' << run.replicate << ',' << run.seed;
       if (run.error.empty()) {
         for (const auto& m : metric_names())
-          out << ',' << num(metric_value(run.metrics, m));
+          out << ',' << exact_num(metric_value(run.metrics, m));
         out << ",\n";
       } else {
         out << empty_metrics << ',' << csv_field(run.error) << '\n';
@@ -617,7 +607,7 @@ std::string sweep_cells_csv(const SweepSpec& spec, const SweepResults& results) 
         out << prefix << ',' << csv_field(c.levels[static_cast<std::size_t>(l)]) << ','
             << csv_field(c.strategies[static_cast<std::size_t>(s)]) << ',' << g.n << ',' << g.failed;
         for (const auto& a : g.metrics)
-          out << ',' << num(a.mean) << ',' << num(a.sd) << ',' << num(a.ci95);
+          out << ',' << exact_num(a.mean) << ',' << exact_num(a.sd) << ',' << exact_num(a.ci95);
         out << ',' << csv_field(g.first_error) << '\n';
       }
     }

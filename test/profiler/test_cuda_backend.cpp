@@ -1,6 +1,5 @@
 // test/profiler/test_cuda_backend.cpp — (MPI, GPU) the cuda backend computes the same gradients as the cpu MLP and
 // NCCL sums exactly. Exits 77 (ctest: skipped) when the build has no CUDA or no GPU is usable.
-#define CATCH_CONFIG_RUNNER
 #include <mpi.h>
 
 #include <catch2/catch.hpp>
@@ -12,6 +11,7 @@
 #include "profiler/mlp.h"
 #include "profiler/mpi_context.h"
 #include "profiler/rng.h"
+#include "test/catch_session.h"
 
 using namespace ringsched::profiler;
 
@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     BackendOptions options;
     options.layers = kLayers;
     g_cuda = make_cuda_backend(options, MPI_COMM_WORLD);
-    result = Catch::Session().run(argc, argv);
+    result = ringsched::test::run_catch_session(argc, argv);
     g_cuda.reset();
   } catch (const ExitRequest& e) {
     result = e.code;  // 77: not built with CUDA or no GPU

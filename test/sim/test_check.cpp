@@ -33,7 +33,7 @@ nlohmann::json sweep_doc(const std::vector<double>& jct) {
              {"groups", {{{"level", "l"}, {"strategy", "eight"}, {"runs", runs}}}}}}}};
 }
 
-int run_cli(const std::string& args, std::string* output) {
+int run_cli_text(const std::string& args, std::string* output) {
   const std::string log = (fs::temp_directory_path() / ("ringsched-test-check-" + std::to_string(::getpid()))).string();
   const int status = std::system((args + " >" + log + " 2>&1").c_str());
   std::ifstream in(log);
@@ -126,11 +126,11 @@ TEST_CASE("sim::check: CLI passes on identical results and fails on a perturbed 
   fs::remove_all(d);
   const std::string bin = RINGSCHED_BINARY;
   std::string out;
-  REQUIRE(run_cli(bin + " sweep --quiet --config " + std::string(RINGSCHED_TEST_DIR) +
-                      "/fixtures/sweep/tiny-sweep.json --out " + (d / "a").string(),
-                  &out) == 0);
+  REQUIRE(run_cli_text(bin + " sweep --quiet --config " + std::string(RINGSCHED_TEST_DIR) +
+                           "/fixtures/sweep/tiny-sweep.json --out " + (d / "a").string(),
+                       &out) == 0);
   const std::string a = (d / "a" / "sweep.json").string();
-  CHECK(run_cli(bin + " check --baseline " + a + " --results " + a, &out) == 0);
+  CHECK(run_cli_text(bin + " check --baseline " + a + " --results " + a, &out) == 0);
   CHECK(out.find("no drift") != std::string::npos);
   // Perturb: every replicate's mean JCT +30% (groups with little spread between replicates then differ
   // significantly; with 3 replicates a noisy group may not, which is the point of the test).
@@ -141,13 +141,13 @@ TEST_CASE("sim::check: CLI passes on identical results and fails on a perturbed 
         run["metrics"]["mean_jct_s"] = run["metrics"]["mean_jct_s"].get<double>() * 1.3;
   const std::string p = (d / "perturbed.json").string();
   std::ofstream(p) << doc.dump(1);
-  CHECK(run_cli(bin + " check --baseline " + a + " --results " + p + " --tolerance 0.05", &out) == 1);
+  CHECK(run_cli_text(bin + " check --baseline " + a + " --results " + p + " --tolerance 0.05", &out) == 1);
   INFO(out);
   CHECK(out.find("DRIFT: cell [load=0.3, restart.cost_s=0] level mid, strategy eight: mean_jct_s") !=
         std::string::npos);
   CHECK(out.find("(+30.00%") != std::string::npos);
-  CHECK(run_cli(bin + " check --baseline " + a + " --results " + p + " --tolerance mean_jct_s=0.5", &out) == 0);
-  CHECK(run_cli(bin + " check --baseline " + a + " --results " + p + " --metrics nope", &out) == 2);
-  CHECK(run_cli(bin + " check --baseline " + (d / "missing.json").string() + " --results " + p, &out) == 2);
+  CHECK(run_cli_text(bin + " check --baseline " + a + " --results " + p + " --tolerance mean_jct_s=0.5", &out) == 0);
+  CHECK(run_cli_text(bin + " check --baseline " + a + " --results " + p + " --metrics nope", &out) == 2);
+  CHECK(run_cli_text(bin + " check --baseline " + (d / "missing.json").string() + " --results " + p, &out) == 2);
   fs::remove_all(d);
 }

@@ -274,3 +274,21 @@ TEST_CASE("sim::cli: the built-in table3 config equals workloads/examples/table3
   CHECK(a.seeds == 20);
   CHECK(a.jobs == 100);
 }
+
+TEST_CASE("sim::cli: table3 --strategies applies to the held-out block; online needs loss curves in-sample",
+          "[sim][cli][online]") {
+  const auto held =
+      run_cli("table3 --eval held-out --strategies eight,optimus[online] --seeds 2 --jobs 12 --threads 1");
+  INFO(held.err);
+  CHECK(held.code == 0);
+  CHECK_THAT(held.out, Contains("| contention | eight | optimus[online] |"));
+  CHECK_THAT(held.out, Contains("| online@50% |"));
+  const auto in_sample = run_cli("table3 --eval in-sample --strategies eight,optimus[online] --seeds 1 --jobs 4");
+  CHECK(in_sample.code == 2);
+  CHECK(in_sample.out.empty());
+  CHECK_THAT(in_sample.err, Contains("belief source 'online' needs a loss curve for every class; class "
+                                     "'resnet110-cifar10' of catalog 'paper' has none"));
+  const auto bad = run_cli("table3 --eval held-out --strategies optimus[psychic] --seeds 1 --jobs 4");
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.err, Contains("unknown belief source 'psychic' (valid: exploration, history, none, online, oracle)"));
+}

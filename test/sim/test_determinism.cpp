@@ -19,7 +19,7 @@ using ringsched::test::TempDir;
 
 namespace {
 
-const std::string kExamples = std::string(RINGSCHED_TEST_DIR) + "/../workloads/examples/";
+const std::string kExampleDir = std::string(RINGSCHED_TEST_DIR) + "/../workloads/examples/";
 
 // Every output file as rendered in process, by file name.
 std::map<std::string, std::string> render_all(const ExperimentConfig& c, int threads) {
@@ -37,7 +37,7 @@ std::map<std::string, std::string> render_all(const ExperimentConfig& c, int thr
 TEST_CASE("sim::run_experiment: same seed gives identical outputs for 1 and 2 threads", "[sim][determinism]") {
   for (const char* name : {"tiny-2node.json", "inline-catalog.json"}) {
     DYNAMIC_SECTION(name) {
-      const ExperimentConfig c = load_experiment(kExamples + name);
+      const ExperimentConfig c = load_experiment(kExampleDir + name);
       const auto one = render_all(c, 1);
       const auto again = render_all(c, 1);
       const auto two = render_all(c, 2);
@@ -50,7 +50,7 @@ TEST_CASE("sim::run_experiment: same seed gives identical outputs for 1 and 2 th
       // A different base seed changes the jobs.
       nlohmann::json doc = c.source;
       doc["base_seed"] = 1000;
-      const ExperimentConfig other = parse_experiment(doc, c.origin, kExamples);
+      const ExperimentConfig other = parse_experiment(doc, c.origin, kExampleDir);
       CHECK(render_all(other, 2).at("jobs.csv") != one.at("jobs.csv"));
     }
   }
@@ -58,7 +58,7 @@ TEST_CASE("sim::run_experiment: same seed gives identical outputs for 1 and 2 th
 
 TEST_CASE("sim::cli: simulate --out is byte-identical for --threads 1 and 2 and matches the library",
           "[sim][determinism][cli]") {
-  const std::string config = kExamples + "tiny-2node.json";
+  const std::string config = kExampleDir + "tiny-2node.json";
   TempDir tmp;
   const auto a = run_cli("simulate --config " + shell_quote(config) + " --threads 1 --out " + shell_quote(tmp / "a"));
   const auto b = run_cli("simulate --config " + shell_quote(config) + " --threads 2 --out " + shell_quote(tmp / "b"));

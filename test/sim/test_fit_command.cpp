@@ -14,7 +14,7 @@ using namespace ringsched;
 namespace {
 const std::string kDir = std::string(RINGSCHED_TEST_DIR) + "/fixtures/heldout/";
 
-int run_cli(const std::string& args) {
+int run_cli_code(const std::string& args) {
   std::string cmd = RINGSCHED_BINARY;  // appended step by step: GCC 12 warns falsely on a + b + c (bug 105329)
   cmd += ' ';
   cmd += args;
@@ -110,9 +110,9 @@ TEST_CASE("sim::Fit: Pollux tables fit under both protocols, and the CLI's exit 
   CHECK(doc.at("class").at("name") == "bert");
   CHECK(doc.at("eq1").contains("error"));  // validation files of bert hold 2 epochs: Eq. 1 needs 3
 
-  CHECK(run_cli("fit --pollux cifar10") == 0);
-  CHECK(run_cli("fit --pollux gpt5") == 2);
-  CHECK(run_cli("fit --csv " + kDir + "points-three.csv --model-size 1 --protocol paper") == 2);
-  CHECK(run_cli("fit --csv " + kDir + "missing.csv --model-size 1") == 2);
-  CHECK(run_cli("fit --csv " + kDir + "points-twolevel.csv") == 2);  // --model-size missing
+  CHECK(run_cli_code("fit --pollux cifar10") == 0);
+  CHECK(run_cli_code("fit --pollux gpt5") == 2);
+  CHECK(run_cli_code("fit --csv " + kDir + "points-three.csv --model-size 1 --protocol paper") == 2);
+  CHECK(run_cli_code("fit --csv " + kDir + "missing.csv --model-size 1") == 2);
+  CHECK(run_cli_code("fit --csv " + kDir + "points-twolevel.csv") == 2);  // --model-size missing
 }

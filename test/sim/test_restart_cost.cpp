@@ -41,9 +41,9 @@ Workload two_jobs() {
   return w;
 }
 
-class Scripted final : public Strategy {
+class ScriptedRestarts final : public Strategy {
  public:
-  explicit Scripted(std::function<std::vector<int>(const Snapshot&)> f) : f_(std::move(f)) {}
+  explicit ScriptedRestarts(std::function<std::vector<int>(const Snapshot&)> f) : f_(std::move(f)) {}
   [[nodiscard]] std::string name() const override { return "scripted"; }
   Decision decide(const Snapshot& s) override {
     Decision d;
@@ -69,7 +69,7 @@ std::vector<int> newest_first(const Snapshot& s) {
 
 RunResult run(std::function<std::vector<int>(const Snapshot&)> f, double cost, double per_gpu) {
   const Workload w = two_jobs();
-  Scripted strat(std::move(f));
+  ScriptedRestarts strat(std::move(f));
   auto beliefs = make_belief_source("none", "test");
   EngineConfig ec;
   ec.nodes = 1;

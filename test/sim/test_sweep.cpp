@@ -32,7 +32,7 @@ fs::path fresh_dir(const std::string& name) {
   return d;
 }
 
-int run_cli(const std::string& args, std::string* output = nullptr) {
+int run_cli_text(const std::string& args, std::string* output = nullptr) {
   const std::string log =
       (fs::temp_directory_path() / ("ringsched-test-sweep-cli-" + std::to_string(::getpid()))).string();
   const int status = std::system((args + " >" + log + " 2>&1").c_str());
@@ -159,9 +159,9 @@ TEST_CASE("sim::SweepSpec: bad input names the sweep file and the JSON path", "[
   std::ofstream(dir / "bad.json")
       << R"({"base": "builtin:table3", "axes": [{"path": "cluster.nodez", "values": [1]}]})";
   std::string out;
-  CHECK(run_cli(std::string(RINGSCHED_BINARY) + " sweep --config " + (dir / "bad.json").string() + " --out " +
-                    (dir / "o").string(),
-                &out) == 2);
+  CHECK(run_cli_text(std::string(RINGSCHED_BINARY) + " sweep --config " + (dir / "bad.json").string() + " --out " +
+                         (dir / "o").string(),
+                     &out) == 2);
   CHECK(out.find("bad.json: axes[0].path") != std::string::npos);
   fs::remove_all(dir);
 }
@@ -207,26 +207,27 @@ TEST_CASE("sim::sweep: stopped part way then resumed gives the same bytes as one
   const std::string cfg = kFixtures + "tiny-sweep.json";
   const fs::path full = fresh_dir("full");
   const fs::path part = fresh_dir("part");
-  REQUIRE(run_cli(bin + " sweep --quiet --threads 2 --config " + cfg + " --out " + full.string()) == 0);
+  REQUIRE(run_cli_text(bin + " sweep --quiet --threads 2 --config " + cfg + " --out " + full.string()) == 0);
   std::string out;
-  REQUIRE(run_cli("RINGSCHED_SWEEP_STOP_AFTER=2 " + bin + " sweep --quiet --threads 2 --config " + cfg + " --out " +
-                      part.string(),
-                  &out) == 75);
+  REQUIRE(run_cli_text("RINGSCHED_SWEEP_STOP_AFTER=2 " + bin + " sweep --quiet --threads 2 --config " + cfg +
+                           " --out " + part.string(),
+                       &out) == 75);
   const auto partial = read_json_file((part / "sweep.json").string());
   CHECK(partial["complete"] == false);
   CHECK(partial["done_cells"] == 2);
   CHECK(slurp(part / "sweep.json") != slurp(full / "sweep.json"));
   // Without --resume the earlier results are protected.
-  CHECK(run_cli(bin + " sweep --quiet --config " + cfg + " --out " + part.string(), &out) == 2);
+  CHECK(run_cli_text(bin + " sweep --quiet --config " + cfg + " --out " + part.string(), &out) == 2);
   CHECK(out.find("--resume") != std::string::npos);
-  REQUIRE(run_cli(bin + " sweep --quiet --threads 1 --resume --config " + cfg + " --out " + part.string(), &out) == 0);
+  REQUIRE(run_cli_text(bin + " sweep --quiet --threads 1 --resume --config " + cfg + " --out " + part.string(), &out) ==
+          0);
   CHECK(out.find("(2 already done)") != std::string::npos);
   for (const char* f : {"sweep.json", "runs.csv", "cells.csv"}) {
     INFO(f);
     CHECK(slurp(part / f) == slurp(full / f));
   }
   // Resuming a finished sweep runs nothing and changes nothing.
-  REQUIRE(run_cli(bin + " sweep --quiet --resume --config " + cfg + " --out " + part.string(), &out) == 0);
+  REQUIRE(run_cli_text(bin + " sweep --quiet --resume --config " + cfg + " --out " + part.string(), &out) == 0);
   CHECK(slurp(part / "cells.csv") == slurp(full / "cells.csv"));
   fs::remove_all(full);
   fs::remove_all(part);
@@ -278,9 +279,9 @@ TEST_CASE("sim::sweep: a failing cell records its error in its row and the rest 
   CHECK(cells.find("\n1,-5,,,0,0,") != std::string::npos);
   // The CLI exits with 1 at the end.
   std::string out;
-  CHECK(run_cli(std::string(RINGSCHED_BINARY) + " sweep --quiet --force --config " + kFixtures +
-                    "tiny-failing.json --out " + d.string(),
-                &out) == 1);
+  CHECK(run_cli_text(std::string(RINGSCHED_BINARY) + " sweep --quiet --force --config " + kFixtures +
+                         "tiny-failing.json --out " + d.string(),
+                     &out) == 1);
   CHECK(out.find("1 cell(s) failed") != std::string::npos);
   fs::remove_all(d);
 }

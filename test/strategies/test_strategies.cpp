@@ -12,9 +12,11 @@
 
 #include "models/speed_model.h"
 #include "strategies/registry.h"
+#include "test/input_error_of.h"
 
 using namespace ringsched;
 using Catch::Matchers::Equals;
+using ringsched::test::error_of;
 
 namespace {
 
@@ -65,16 +67,6 @@ class FakeProbe final : public Probe {
  private:
   std::function<double(int)> truth_;
 };
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "test/input_error_of.h"
 #include "workloads/catalog.h"
 #include "workloads/json_reader.h"
 #include "workloads/speed_registry.h"
@@ -11,18 +12,9 @@
 using namespace ringsched;
 using Catch::Matchers::Contains;
 using Catch::Matchers::Equals;
+using ringsched::test::error_of;
 
 namespace {
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 Catalog parse_text(const std::string& text) {
   return parse_catalog(parse_json_text(text, "cat.json"), "cat.json");

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/experiment.h"
+#include "test/input_error_of.h"
 #include "workloads/json_reader.h"
 
 using Catch::Matchers::Contains;
@@ -12,21 +13,7 @@ using Catch::Matchers::Equals;
 using ringsched::InputError;
 using ringsched::JsonReader;
 using ringsched::parse_json_text;
-
-namespace {
-
-// The message an action throws as InputError ("" if it does not throw).
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-}  // namespace
+using ringsched::test::error_of;
 
 TEST_CASE("workloads::JsonReader: unknown key names the path and lists the valid keys", "[workloads][json]") {
   const auto doc = parse_json_text(R"({"cluster": {"nodes": 2, "gpu_per_node": 8}})", "cfg.json");
