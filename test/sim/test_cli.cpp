@@ -155,24 +155,23 @@ std::vector<BadCase> bad_cases() {
       },
       ": strategies[0]: belief source 'online' needs a loss curve for every class; class 'resnet110-cifar10' of "
       "catalog 'paper' has none");
-  with(
-      "convergence-not-increasing",
-      [](auto& j) {
-        j["workload"]["catalog"] = nlohmann::json::parse(R"({"name": "k", "classes": [{"name": "c",
+  // One eq5 class whose "convergence" is `conv`.
+  const auto with_convergence = [](const std::string& conv) {
+    return [conv](auto& j) {
+      j["workload"]["catalog"] = nlohmann::json::parse(R"({"name": "k", "classes": [{"name": "c",
       "batch": {"mode": "fixed_global", "size": 100}, "model_size_mparams": 1, "work": {"samples": 1000},
-      "gpus": {"max": 4}, "speed": {"kind": "eq5", "t0": 0.01, "t1": 0, "t2": 0, "t3": 0},
-      "convergence": {"points": [[0, 2.0], [500, 1.0], [500, 0.9]], "interval_samples": 100}}]})");
-      },
-      ": workload.catalog.classes[0].convergence.points: point 2 does not increase k");
-  with(
-      "convergence-interval-too-big",
-      [](auto& j) {
-        j["workload"]["catalog"] = nlohmann::json::parse(R"({"name": "k", "classes": [{"name": "c",
-      "batch": {"mode": "fixed_global", "size": 100}, "model_size_mparams": 1, "work": {"samples": 1000},
-      "gpus": {"max": 4}, "speed": {"kind": "eq5", "t0": 0.01, "t1": 0, "t2": 0, "t3": 0},
-      "convergence": {"points": [[0, 2.0], [1000, 1.0]], "interval_samples": 5000}}]})");
-      },
-      ": workload.catalog.classes[0].convergence.interval_samples: must be <= work.samples");
+      "gpus": {"max": 4}, "speed": {"kind": "eq5", "t0": 0.01, "t1": 0, "t2": 0, "t3": 0}}]})");
+      j["workload"]["catalog"]["classes"][0]["convergence"] = nlohmann::json::parse(conv);
+    };
+  };
+  with("convergence-not-increasing",
+       with_convergence(R"({"points": [[0, 2.0], [500, 1.0], [500, 0.9]], "interval_samples": 100})"),
+       ": workload.catalog.classes[0].convergence.points: point 2 does not increase k");
+  with("convergence-interval-too-big",
+       with_convergence(R"({"points": [[0, 2.0], [1000, 1.0]], "interval_samples": 5000})"),
+       ": workload.catalog.classes[0].convergence.interval_samples: must be <= work.samples");
+  with("convergence-unknown-key", with_convergence(R"({"points": [[0, 2.0], [1000, 1.0]], "every": 5})"),
+       ": workload.catalog.classes[0].convergence.every: unknown key (valid keys here: points, interval_samples)");
   with(
       "negative-loss-sigma", [](auto& j) { j["workload"]["loss_sigma"] = -0.1; },
       ": workload.loss_sigma: must be >= 0, got -0.1");
