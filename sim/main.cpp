@@ -296,6 +296,10 @@ int main(int argc, char** argv) {
       for (const auto& i : strategy_infos()) {
         std::cout << i.name << "  (beliefs: " << i.default_beliefs << ")\n    " << i.description << "\n";
       }
+      std::cout << "\nBelief sources (choose with name[beliefs] or \"beliefs\" in a config): none; oracle (the job's "
+                   "truth, for reference); history (class models of completed runs); online (Eq. 1 refitted to the "
+                   "losses the job reports; needs a catalog with loss curves, e.g. pollux); exploration (Eq. 5 fitted "
+                   "to the job's own measured speeds; held-out block only). docs/heldout.md\n";
       return 0;
     }
     if (*catalogs) {
