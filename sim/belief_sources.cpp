@@ -134,6 +134,7 @@ class OnlineBelief final : public Belief {
         target_(pub.target_loss),
         interval_(pub.loss_interval_samples),
         prior_(cls_.work_samples),
+        estimate_(prior_),
         work_(prior_) {}
   [[nodiscard]] double throughput(int w, int nodes) const override { return class_throughput(cls_, w, nodes, 1.0); }
   [[nodiscard]] double total_work() const override { return work_; }
@@ -146,14 +147,15 @@ class OnlineBelief final : public Belief {
       losses_.push_back(models::LossPoint{static_cast<double>(n) * interval_, observe_(id_, n)});
     }
     const std::size_t have = losses_.size();
-    if (have < static_cast<std::size_t>(kOnlineMinLosses) || 4 * have < 5 * fitted_on_) return;
-    fitted_on_ = have;
-    constexpr int kOnlineGrid = 40;
-    const models::Eq1Fit fit = models::fit_eq1(losses_, kOnlineGrid);
-    double estimate = models::eq1_steps_to_loss(fit.coeffs, target_);
-    if (!std::isfinite(estimate)) estimate = prior_;
-    estimate = std::min(estimate, kOnlineCapFactor * prior_);
-    work_ = std::max(estimate, work_done + 0.5 * interval_);
+    if (have >= static_cast<std::size_t>(kOnlineMinLosses) && 4 * have >= 5 * fitted_on_) {
+      fitted_on_ = have;
+      constexpr int kOnlineGrid = 40;
+      const models::Eq1Fit fit = models::fit_eq1(losses_, kOnlineGrid);
+      const double steps = models::eq1_steps_to_loss(fit.coeffs, target_);
+      estimate_ = std::min(std::isfinite(steps) ? steps : prior_, kOnlineCapFactor * prior_);
+    }
+    // Still running, so not converged: at least half an interval to go, whatever the last fit said.
+    work_ = std::max(estimate_, work_done + 0.5 * interval_);
   }
 
  private:
@@ -163,7 +165,8 @@ class OnlineBelief final : public Belief {
   double target_;
   double interval_;
   double prior_;
-  double work_;
+  double estimate_;  // the last fit's work (the prior before the first fit)
+  double work_;      // estimate_, floored by the progress seen
   std::vector<models::LossPoint> losses_;
   std::size_t fitted_on_ = 0;
 };

@@ -133,3 +133,17 @@ TEST_CASE("sim::LossObserver: stretched to the job's work, keyed noise independe
   cat->classes[0] = no_curve;
   CHECK_THROWS_AS(exact(0, 1), std::logic_error);
 }
+
+TEST_CASE("sim::OnlineBelief: the floor follows progress between refits", "[online]") {
+  // Exact curve reaching target 0.6 at k = 900 (as above), losses every 50 samples.
+  const models::Eq1Coeffs truth{0.01, 1.0, 0.5};
+  const auto source =
+      make_online_source([&](int, int n) { return models::eq1_loss(truth, 50.0 * n); }, history_catalog());
+  const auto b = source->make(job(0.6, 50.0), BeliefContext{}, nullptr);
+  b->observe_progress(20.0);  // no loss yet: the prior
+  CHECK(b->total_work() == 1000.0);
+  b->observe_progress(2000.0);  // 40 losses, refit: 900; but 2000 done, so at least 2025
+  CHECK(b->total_work() == Approx(2025.0));
+  b->observe_progress(2010.0);  // no new loss (next at 2050), no refit: the floor still moves
+  CHECK(b->total_work() == Approx(2035.0));
+}
