@@ -18,21 +18,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// NNLS with every nonzero column scaled to unit norm first (x >= 0 is invariant under positive column scaling), so
-// columns in very different units (samples, bytes, 1) do not distort the active-set choice.
-Eigen::VectorXd nnls_scaled(Eigen::MatrixXd a, const Eigen::VectorXd& b) {
-  Eigen::VectorXd scale = Eigen::VectorXd::Ones(a.cols());
-  for (Eigen::Index j = 0; j < a.cols(); ++j) {
-    const double norm = a.col(j).norm();
-    if (norm > 0.0) {
-      scale[j] = norm;
-      a.col(j) /= norm;
-    }
-  }
-  Eigen::VectorXd x = nnls(a, b).x;
-  return x.cwiseQuotient(scale);
-}
-
 // Coefficient of determination; 1 for an exact fit of constant data, 0 for an inexact fit of constant data.
 double r_squared(double ss_res, double ss_tot) {
   if (ss_tot > 0.0) return 1.0 - ss_res / ss_tot;

@@ -124,6 +124,19 @@ NnlsResult nnls(const Eigen::MatrixXd& a, const Eigen::VectorXd& b, int max_iter
   return result;
 }
 
+Eigen::VectorXd nnls_scaled(Eigen::MatrixXd a, const Eigen::VectorXd& b) {
+  Eigen::VectorXd scale = Eigen::VectorXd::Ones(a.cols());
+  for (Eigen::Index j = 0; j < a.cols(); ++j) {
+    const double norm = a.col(j).norm();
+    if (norm > 0.0) {
+      scale[j] = norm;
+      a.col(j) /= norm;
+    }
+  }
+  Eigen::VectorXd x = nnls(a, b).x;
+  return x.cwiseQuotient(scale);
+}
+
 Eigen::Vector2d nnls_two_columns(double uu, double uv, double vv, double ub, double vb) {
   // Objective up to the constant b.b: f(x) = x0^2 uu + 2 x0 x1 uv + x1^2 vv - 2 (x0 ub + x1 vb).
   const auto f = [&](double x0, double x1) {

@@ -15,6 +15,11 @@ struct NnlsResult {
 // minimise ||A x - b||_2 subject to x >= 0 (Lawson and Hanson, "Solving Least Squares Problems", 1974, ch. 23).
 NnlsResult nnls(const Eigen::MatrixXd& a, const Eigen::VectorXd& b, int max_iterations = 0, double tolerance = 0.0);
 
+// The same, with every nonzero column scaled to unit norm first (x >= 0 is invariant under positive column scaling)
+// and the answer scaled back, so columns in very different units (samples, bytes, 1) do not distort the active-set
+// choice. Used by every speed-model fit.
+Eigen::VectorXd nnls_scaled(Eigen::MatrixXd a, const Eigen::VectorXd& b);
+
 // The same problem with exactly two columns u, v, given by their Gram sums (uu = u.u, uv = u.v, vv = v.v,
 // ub = u.b, vb = v.b): the exact minimiser, found by comparing the interior solution (when it is feasible) with
 // the optimum on each face x0 = 0, x1 = 0. O(1); used where Eq. 1 is refitted thousands of times (online beliefs).

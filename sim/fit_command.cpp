@@ -139,18 +139,6 @@ nlohmann::json SpeedFit::speed_json() const {
 
 namespace {
 
-Eigen::VectorXd nnls_unit_columns(Eigen::MatrixXd a, const Eigen::VectorXd& b) {
-  Eigen::VectorXd scale = Eigen::VectorXd::Ones(a.cols());
-  for (Eigen::Index j = 0; j < a.cols(); ++j) {
-    const double norm = a.col(j).norm();
-    if (norm > 0.0) {
-      scale[j] = norm;
-      a.col(j) /= norm;
-    }
-  }
-  return models::nnls(a, b).x.cwiseQuotient(scale);
-}
-
 TwoLevelCoeffs fit_two_level(const std::vector<models::SpeedPoint>& pts, double n) {
   const auto rows = static_cast<Eigen::Index>(pts.size());
   Eigen::MatrixXd a = Eigen::MatrixXd::Zero(rows, 6);
@@ -165,7 +153,7 @@ TwoLevelCoeffs fit_two_level(const std::vector<models::SpeedPoint>& pts, double 
     a(i, off) = wt * (w - 1.0);
     a(i, off + 1) = wt * (w - 1.0) / w * n;
   }
-  const Eigen::VectorXd x = nnls_unit_columns(a, b);
+  const Eigen::VectorXd x = models::nnls_scaled(a, b);
   return TwoLevelCoeffs{x[0], x[1], x[2], x[3], x[4], x[5]};
 }
 

@@ -52,15 +52,7 @@ MultiNodeCoeffs fit_multi_node(const std::vector<models::SpeedPoint>& points, do
     for (Eigen::Index j = 0; j < 7; ++j)
       a(i, j) = x[static_cast<std::size_t>(j)] / p.step_seconds;
   }
-  Eigen::VectorXd scale = Eigen::VectorXd::Ones(7);
-  for (Eigen::Index j = 0; j < 7; ++j) {
-    const double norm = a.col(j).norm();
-    if (norm > 0.0) {
-      scale[j] = norm;
-      a.col(j) /= norm;
-    }
-  }
-  const Eigen::VectorXd x = models::nnls(a, b).x.cwiseQuotient(scale);
+  const Eigen::VectorXd x = models::nnls_scaled(a, b);
   return MultiNodeCoeffs{x[0], x[1], x[2], x[3], x[4], x[5], x[6]};
 }
 

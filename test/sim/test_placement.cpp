@@ -16,6 +16,7 @@
 #include "sim/engine.h"
 #include "sim/placement.h"
 #include "strategies/registry.h"
+#include "test/sim/scripted_strategy.h"
 
 using namespace ringsched;
 
@@ -43,20 +44,6 @@ int min_nodes_brute(const ClusterState& st, int count) {
   }
   return best;
 }
-
-class Scripted final : public Strategy {
- public:
-  explicit Scripted(std::function<std::vector<int>(const Snapshot&)> f) : f_(std::move(f)) {}
-  [[nodiscard]] std::string name() const override { return "scripted"; }
-  Decision decide(const Snapshot& s) override {
-    Decision d;
-    d.gpus = f_(s);
-    return d;
-  }
-
- private:
-  std::function<std::vector<int>(const Snapshot&)> f_;
-};
 
 // A ring all-reduce class: fixed global batch 1000, 0.001 s compute per sample, 1e8 gradient bytes.
 std::shared_ptr<const Catalog> ring_catalog() {
@@ -96,7 +83,7 @@ double finish_on(int gpus, int nodes, const std::string& placement) {
   ec.topology =
       std::make_shared<const Topology>(Topology::two_level(nodes, 8, {100 * kGB, 1 * kUs}, {10 * kGB, 5 * kUs}));
   ec.placement = placement;
-  Scripted s([gpus](const Snapshot&) { return std::vector<int>{gpus}; });
+  test::ScriptedStrategy s([gpus](const Snapshot&) { return std::vector<int>{gpus}; });
   auto none = make_belief_source("none", "test");
   return simulate(one_job(ring_catalog(), 1e6), s, *none, ec).jobs[0].finish;
 }
@@ -228,7 +215,7 @@ TEST_CASE("sim::engine: a defragmenting migration costs a restart and is counted
     j.name = std::string(1, static_cast<char>('a' + i));
     w.jobs.push_back(j);
   }
-  Scripted keep([](const Snapshot& s) {
+  test::ScriptedStrategy keep([](const Snapshot& s) {
     std::vector<int> g;
     for (const auto& j : s.jobs)
       g.push_back(j.pub->id == 0 ? 2 : 3);

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "sim/engine.h"
+#include "test/sim/scripted_strategy.h"
 #include "workloads/json_reader.h"
 
 using namespace ringsched;
@@ -41,20 +42,6 @@ Workload two_jobs() {
   return w;
 }
 
-class ScriptedRestarts final : public Strategy {
- public:
-  explicit ScriptedRestarts(std::function<std::vector<int>(const Snapshot&)> f) : f_(std::move(f)) {}
-  [[nodiscard]] std::string name() const override { return "scripted"; }
-  Decision decide(const Snapshot& s) override {
-    Decision d;
-    d.gpus = f_(s);
-    return d;
-  }
-
- private:
-  std::function<std::vector<int>(const Snapshot&)> f_;
-};
-
 // Equal share: total / active GPUs each.
 std::vector<int> equal_share(const Snapshot& s) {
   return std::vector<int>(s.jobs.size(), s.total_gpus / static_cast<int>(s.jobs.size()));
@@ -69,7 +56,7 @@ std::vector<int> newest_first(const Snapshot& s) {
 
 RunResult run(std::function<std::vector<int>(const Snapshot&)> f, double cost, double per_gpu) {
   const Workload w = two_jobs();
-  ScriptedRestarts strat(std::move(f));
+  test::ScriptedStrategy strat(std::move(f));
   auto beliefs = make_belief_source("none", "test");
   EngineConfig ec;
   ec.nodes = 1;

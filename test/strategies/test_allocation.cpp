@@ -10,67 +10,11 @@
 #include "models/step_time_model.h"
 #include "strategies/allocation.h"
 #include "strategies/registry.h"
+#include "test/strategies/scene.h"
 
 using namespace ringsched;
 
 namespace {
-
-// Believed throughput from a function of w, believed total work fixed.
-class FakeBelief final : public Belief {
- public:
-  FakeBelief(std::function<double(int)> f, double work) : f_(std::move(f)), work_(work) {}
-  [[nodiscard]] double throughput(int w, int /*nodes*/) const override { return f_(w); }
-  [[nodiscard]] double total_work() const override { return work_; }
-  [[nodiscard]] std::string source() const override { return "fake"; }
-
- private:
-  std::function<double(int)> f_;
-  double work_;
-};
-
-// Owns the publics, beliefs and views of a hand-built snapshot.
-struct Scene {
-  std::vector<JobPublic> pubs;
-  std::vector<std::unique_ptr<Belief>> beliefs;
-  std::vector<JobView> views;
-  Snapshot snap;
-
-  void add(std::function<double(int)> f, double work, int min_gpus, int max_gpus) {
-    JobPublic p;
-    p.id = static_cast<int>(pubs.size());
-    p.name = "job-" + std::to_string(p.id);
-    p.min_gpus = min_gpus;
-    p.max_gpus = max_gpus;
-    pubs.push_back(p);
-    beliefs.push_back(std::make_unique<FakeBelief>(std::move(f), work));
-  }
-  const Snapshot& make(int total_gpus, int gpus_per_node = 64) {
-    views.clear();
-    for (std::size_t i = 0; i < pubs.size(); ++i) {
-      JobView v;
-      v.pub = &pubs[i];
-      v.belief = beliefs[i].get();
-      views.push_back(v);
-    }
-    snap.now = 0.0;
-    snap.total_gpus = total_gpus;
-    snap.gpus_per_node = gpus_per_node;
-    snap.jobs = views;
-    return snap;
-  }
-};
-
-std::vector<int> all_of(const Snapshot& s) {
-  std::vector<int> c;
-  for (std::size_t i = 0; i < s.jobs.size(); ++i)
-    c.push_back(static_cast<int>(i));
-  return c;
-}
-
-std::unique_ptr<Strategy> make_strategy(const std::string& name) {
-  static const nlohmann::json empty = nlohmann::json::object();
-  return find_strategy(name, "test").make(JsonReader(empty, "test"));
-}
 
 // The all-reduce example: fixed global batch m = 1000 samples, compute 0.001 s per sample (C = 1 s per step on one
 // GPU), binary-blocks all-reduce of N = 1e7 bytes at beta = 1e-9 s/byte (N beta = 0.01 s), alpha = gamma = 0.
@@ -99,19 +43,19 @@ TEST_CASE("strategies::doubling_allocation: hand-worked two-job example", "[stra
   // Start 1 + 1 (budget 6). Gains: A 1->2 (100 - 50)/1 = 50, B 1->2 50: tie, earlier job A -> A = 2 (budget 5).
   // Then B 1->2: 50 > A 2->4: (50 - 25)/2 = 12.5 -> B = 2 (budget 4); B 2->4 gains (50 - 50)/2 = 0: B is done.
   // A 2->4: 12.5 -> A = 4 (budget 2); A 4->8 gains (25 - 12.5)/4 = 3.125 but needs 4 GPUs > 2: stop. 2 GPUs idle.
-  Scene sc;
+  test::FnScene sc;
   sc.add([](int w) { return static_cast<double>(w); }, 100.0, 1, 64);
   sc.add([](int w) { return static_cast<double>(std::min(w, 2)); }, 100.0, 1, 64);
   const Snapshot& s = sc.make(8);
-  CHECK(doubling_allocation(s, all_of(s), 8) == std::vector<int>{4, 2});
+  CHECK(doubling_allocation(s, test::all_jobs(s), 8) == std::vector<int>{4, 2});
   // Unit-step greedy on the same jobs: A gains 50, 16.7, 8.3, 5, ... per GPU, B gains 50 then 0.
   // Order: A->2 (tie, earlier), B->2, A->3 (16.7), A->4 (8.3), A->5 (5), A->6 (3.3): budget 8 used up.
-  CHECK(unit_greedy_allocation(s, all_of(s), 8) == std::vector<int>{6, 2});
+  CHECK(unit_greedy_allocation(s, test::all_jobs(s), 8) == std::vector<int>{6, 2});
 }
 
 TEST_CASE("strategies::doubling_allocation: min and max GPUs, budget smaller than the queue",
           "[strategies][doubling]") {
-  Scene sc;
+  test::FnScene sc;
   // Perfect scaling, max 3: doubling goes 1 -> 2 -> min(4, 3) = 3.
   sc.add([](int w) { return static_cast<double>(w); }, 1000.0, 1, 3);
   // min 4: starts at 4, may double to 8.
@@ -120,12 +64,12 @@ TEST_CASE("strategies::doubling_allocation: min and max GPUs, budget smaller tha
   sc.add([](int w) { return static_cast<double>(w); }, 1000.0, 1, 8);
   const Snapshot& s = sc.make(5);
   // Budget 5: job 0 gets 1, job 1 gets 4, job 2 gets 0 (arrival order); 0 left, nothing grows.
-  CHECK(doubling_allocation(s, all_of(s), 5) == std::vector<int>{1, 4, 0});
+  CHECK(doubling_allocation(s, test::all_jobs(s), 5) == std::vector<int>{1, 4, 0});
   // Budget 16: starts 1, 4, 1 (10 left). Gains per GPU: job0 1->2: 500; job1 4->8: (250 - 125)/4 = 31.25;
   // job2 1->2: 500. job0 -> 2 (tie, earlier; 9 left), job2 -> 2 (8 left), job0 2->3: (500 - 333.3)/1 = 166.7 -> 3
   // (7 left, at max), job2 2->4: (500 - 250)/2 = 125 -> 4 (5 left), job2 4->8: (250 - 125)/4 = 31.25 ties job1's
   // 31.25: earlier candidate job1 -> 8 (1 left); job2 needs 4 > 1: stop.
-  CHECK(doubling_allocation(s, all_of(s), 16) == std::vector<int>{3, 8, 4});
+  CHECK(doubling_allocation(s, test::all_jobs(s), 16) == std::vector<int>{3, 8, 4});
   // Candidates are a subset, in the order given.
   CHECK(doubling_allocation(s, {2}, 8) == std::vector<int>{8});
 }
@@ -142,21 +86,21 @@ TEST_CASE("strategies::allocation: unit-step greedy stops at 8 where doubling re
   //   t(8) = 142.5, t(9) = 148.61: unit gain 8 -> 9 = -6.1 < 0, so unit-step greedy stops at 8.
   //   Doubling gains per GPU: 1->2 (1000 - 510)/1 = 490; 2->4 (510 - 265)/2 = 122.5; 4->8 (265 - 142.5)/4 = 30.6;
   //   8->16 (142.5 - 81.25)/8 = 7.66 > 0, so doubling reaches 16; 16->32 needs 16 more GPUs than the 16 there are.
-  Scene sc;
+  test::FnScene sc;
   sc.add([model](int w) { return 1000.0 / model->step_seconds(w, 1, 1000.0); }, 1e6, 1, 64);
   const Snapshot& s = sc.make(16);
-  CHECK(unit_greedy_allocation(s, all_of(s), 16) == std::vector<int>{8});
-  CHECK(doubling_allocation(s, all_of(s), 16) == std::vector<int>{16});
+  CHECK(unit_greedy_allocation(s, test::all_jobs(s), 16) == std::vector<int>{8});
+  CHECK(doubling_allocation(s, test::all_jobs(s), 16) == std::vector<int>{16});
   CHECK(believed_time(s.jobs[0], 8, 64) == Approx(142.5).epsilon(1e-9));
   CHECK(believed_time(s.jobs[0], 16, 64) == Approx(81.25).epsilon(1e-9));
   // The registered strategies behave the same: optimus = unit greedy, precompute = doubling.
-  CHECK(make_strategy("optimus")->decide(s).gpus == std::vector<int>{8});
-  CHECK(make_strategy("precompute")->decide(s).gpus == std::vector<int>{16});
+  CHECK(test::strategy_named("optimus")->decide(s).gpus == std::vector<int>{8});
+  CHECK(test::strategy_named("precompute")->decide(s).gpus == std::vector<int>{16});
 }
 
 TEST_CASE("strategies::believed_time: remaining work is at least one sample, zero GPUs is infinite",
           "[strategies][doubling]") {
-  Scene sc;
+  test::FnScene sc;
   sc.add([](int w) { return 10.0 * w; }, 100.0, 1, 8);
   const Snapshot& s = sc.make(8);
   JobView v = s.jobs[0];

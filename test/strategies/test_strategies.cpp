@@ -13,24 +13,13 @@
 #include "models/speed_model.h"
 #include "strategies/registry.h"
 #include "test/input_error_of.h"
+#include "test/strategies/scene.h"
 
 using namespace ringsched;
 using Catch::Matchers::Equals;
 using ringsched::test::error_of;
 
 namespace {
-
-class FakeBelief final : public Belief {
- public:
-  FakeBelief(std::function<double(int)> f, double work) : f_(std::move(f)), work_(work) {}
-  [[nodiscard]] double throughput(int w, int /*nodes*/) const override { return f_(w); }
-  [[nodiscard]] double total_work() const override { return work_; }
-  [[nodiscard]] std::string source() const override { return "fake"; }
-
- private:
-  std::function<double(int)> f_;
-  double work_;
-};
 
 std::unique_ptr<Strategy> make(const std::string& name, const nlohmann::json& params = nlohmann::json::object()) {
   return find_strategy(name, "test").make(JsonReader(params, "test"));
@@ -104,7 +93,7 @@ TEST_CASE("strategies::exploratory: walks widths 1, 2, 4, 8 then allocates with 
   auto truth = [truth_c](int w) { return 1000.0 / models::eq5_step_time(truth_c, w, 1000.0, 1.0); };
   // The job's own belief source says it scales perfectly (f = 1000 w); exploratory must use only its total work.
   std::vector<JobPublic> pubs = {pub(0, 1, 64)};
-  FakeBelief belief([](int w) { return 1000.0 * w; }, 1e7);
+  test::FnBelief belief([](int w) { return 1000.0 * w; }, 1e7);
   std::vector<JobView> views(1);
   views[0].pub = &pubs[0];
   views[0].belief = &belief;
@@ -155,7 +144,7 @@ TEST_CASE("strategies::exploratory: reclaim takes GPUs from explored jobs, witho
   for (const bool reclaim : {true, false}) {
     auto f = [](int w) { return 1000.0 * w; };
     std::vector<JobPublic> pubs = {pub(0, 1, 64), pub(1, 1, 64)};
-    FakeBelief belief(f, 1e7);
+    test::FnBelief belief(f, 1e7);
     std::vector<JobView> views(2);
     for (std::size_t i = 0; i < 2; ++i) {
       views[i].pub = &pubs[i];
