@@ -7,8 +7,9 @@
 #include <memory>
 #include <string>
 
-#include "sim/engine.h"
-#include "sim/experiment.h"
+#include "sim/engine/engine.h"
+#include "sim/experiments/builtin_configs.h"
+#include "sim/experiments/runner.h"
 #include "strategies/registry.h"
 #include "workloads/json_reader.h"
 #include "workloads/workload.h"
@@ -28,7 +29,7 @@ void BM_Engine1000Jobs(benchmark::State& state) {
   ec.record_events = false;
   PoissonSpec spec;
   spec.jobs = 1000;
-  spec.rate_per_s = rate_for_load(*catalog, load, ec.total_gpus(), ec.gpus_per_node);
+  spec.rate_per_s = rate_for_load(*catalog, load, ec.total_gpus(), ec.cluster.gpus_per_node);
   const Workload wl = generate_poisson_workload(catalog, spec, 1);
   const StrategyInfo info = find_strategy(name, "bench");
   const nlohmann::json no_params = nlohmann::json::object();

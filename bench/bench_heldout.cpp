@@ -2,8 +2,10 @@
 // < 50 ms), table lookups, and a small held-out block.
 #include <benchmark/benchmark.h>
 
-#include "sim/fit_command.h"
-#include "sim/heldout.h"
+#include "sim/beliefs/speed_fit.h"
+#include "sim/experiments/builtin_configs.h"
+#include "sim/experiments/runner.h"
+#include "workloads/json_reader.h"
 #include "workloads/pollux.h"
 
 using namespace ringsched;
@@ -35,13 +37,15 @@ void BM_TableLookup(benchmark::State& state) {
 }
 BENCHMARK(BM_TableLookup);
 
+// The built-in held-out config at 2 seeds, one thread: parsing (training runs, history fits) plus the runs and the
+// prediction-error table.
 void BM_HeldoutBlockSmall(benchmark::State& state) {
-  HeldoutOptions o;
-  o.seeds = 2;
-  o.threads = 1;
+  nlohmann::json doc = parse_json_text(builtin_config_text("held-out"), "builtin:heldout");
+  doc["seeds"] = 2;
   for (auto _ : state) {
-    const HeldoutResult r = run_heldout(o);
-    benchmark::DoNotOptimize(r.result.runs.size());
+    const ExperimentConfig c = parse_experiment(doc, "builtin:heldout", "");
+    const ExperimentResult r = run_experiment(c, 1);
+    benchmark::DoNotOptimize(r.runs.size());
   }
 }
 BENCHMARK(BM_HeldoutBlockSmall)->Unit(benchmark::kMillisecond);

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "sim/placement.h"
+#include "sim/cluster/placement.h"
 
 using namespace ringsched;
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/sweep.h"
+#include "sim/experiments/sweep.h"
 
 namespace {
 

@@ -9,6 +9,10 @@
 
 namespace ringsched::models {
 
+namespace {
+thread_local TableStats thread_stats;
+}  // namespace
+
 double interpolate_linear(const std::vector<double>& xs, const std::vector<double>& ys, double x, bool& clamped) {
   if (xs.size() == 1 || x <= xs.front()) {
     if (x != xs.front()) clamped = true;
@@ -105,18 +109,17 @@ double TableStepTime::lookup(double w, double nodes, double local_batch, bool* c
 double TableStepTime::step_seconds(int w, int nodes, double global_batch) const {
   bool c = false;
   const double t = lookup(w, nodes, global_batch / w, &c);
-  lookups_.fetch_add(1, std::memory_order_relaxed);
-  if (c) clamped_.fetch_add(1, std::memory_order_relaxed);
+  ++thread_stats.lookups;
+  if (c) ++thread_stats.clamped;
   return t;
 }
 
-TableStats TableStepTime::stats() const {
-  return TableStats{lookups_.load(), clamped_.load()};
+TableStats thread_table_stats() {
+  return thread_stats;
 }
 
-void TableStepTime::reset_stats() const {
-  lookups_.store(0);
-  clamped_.store(0);
+void reset_thread_table_stats() {
+  thread_stats = TableStats{};
 }
 
 std::vector<TablePoint> TableStepTime::points() const {

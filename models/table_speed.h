@@ -3,7 +3,6 @@
 // No I/O: readers of measured files (workloads/pollux.h, the `table` speed kind) build it from TablePoints.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -20,7 +19,7 @@ struct TablePoint {
   double step_seconds = 0.0;
 };
 
-// Lookups done and lookups that fell outside the measured range in some dimension (answered by clamping).
+// step_seconds lookups done and those that fell outside the measured range in some dimension (answered by clamping).
 struct TableStats {
   std::uint64_t lookups = 0;
   std::uint64_t clamped = 0;
@@ -46,8 +45,6 @@ class TableStepTime final : public StepTimeModel {
   // Same as step_seconds, and sets *clamped (if given) when the lookup left the measured range. Does not count.
   [[nodiscard]] double lookup(double w, double nodes, double local_batch, bool* clamped) const;
 
-  [[nodiscard]] TableStats stats() const;
-  void reset_stats() const;
   // The distinct measured points (after averaging repeats), ordered by w, nodes, batch.
   [[nodiscard]] std::vector<TablePoint> points() const;
 
@@ -62,9 +59,12 @@ class TableStepTime final : public StepTimeModel {
   [[nodiscard]] double row_value(const Row& row, double nodes, double b, bool& clamped) const;
 
   std::map<int, Row> rows_;  // by w
-  mutable std::atomic<std::uint64_t> lookups_{0};
-  mutable std::atomic<std::uint64_t> clamped_{0};
 };
+
+// step_seconds lookups of every table, counted per thread: a replicate runs on one thread, so the runner resets the
+// count before a run and reads it after (exact per run, whatever runs beside it on other threads).
+TableStats thread_table_stats();
+void reset_thread_table_stats();
 
 // Piecewise-linear interpolation of (xs, ys) at x (xs sorted ascending, distinct, non-empty); outside [xs.front(),
 // xs.back()] returns the edge value and sets clamped.

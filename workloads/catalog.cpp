@@ -1,8 +1,10 @@
 // workloads/catalog.cpp — catalog parsing and validation.
 #include "workloads/catalog.h"
 
+#include <algorithm>
 #include <filesystem>
 
+#include "models/table_speed.h"
 #include "workloads/builtin_catalogs.h"
 #include "workloads/json_reader.h"
 #include "workloads/speed_registry.h"
@@ -25,7 +27,25 @@ std::vector<std::string> Catalog::class_names() const {
 
 namespace {
 
-JobClass parse_class(const JsonReader& r) {
+// A measured table must cover the class's GPU range: a lookup outside it is a clamp (the edge value), fine for a
+// stray placement but not for every allocation above the largest measured count.
+void check_table_covers(const JsonReader& r, const JobClass& c) {
+  const auto* table = dynamic_cast<const models::TableStepTime*>(c.speed.get());
+  if (table == nullptr) return;
+  int lo = 1 << 30;
+  int hi = 0;
+  for (const auto& p : table->points()) {
+    lo = std::min(lo, p.w);
+    hi = std::max(hi, p.w);
+  }
+  if (lo > c.min_gpus || hi < c.max_gpus) {
+    r.at("gpus").fail("the measured table of class '" + c.name + "' covers " + std::to_string(lo) + ".." +
+                      std::to_string(hi) + " GPUs but gpus is " + std::to_string(c.min_gpus) + ".." +
+                      std::to_string(c.max_gpus) + ": measure the missing GPU counts or narrow gpus.min / gpus.max");
+  }
+}
+
+JobClass parse_class(const JsonReader& r, const std::string& base_dir) {
   r.expect_object({"name", "description", "weight", "batch", "model_size_mparams", "work", "gpus", "speed",
                    "derivation", "convergence"});
   JobClass c;
@@ -70,7 +90,8 @@ JobClass parse_class(const JsonReader& r) {
   c.max_gpus = static_cast<int>(gpus.at("max").as_integer_in(1, 1 << 20));
   if (c.min_gpus > c.max_gpus) gpus.at("min").fail("must be <= gpus.max (" + std::to_string(c.max_gpus) + ")");
 
-  c.speed = make_speed_model(r.at("speed"), c);
+  c.speed = make_speed_model(r.at("speed"), c, base_dir);
+  check_table_covers(r, c);
 
   // Optional loss curve for the `online` belief source: measured [samples, loss] points; the target loss is the
   // curve's loss at work.samples (so a job converges exactly when its work is done).
@@ -100,7 +121,8 @@ JobClass parse_class(const JsonReader& r) {
 
 }  // namespace
 
-Catalog parse_catalog(const nlohmann::json& doc, const std::string& origin, const std::string& base_path) {
+Catalog parse_catalog(const nlohmann::json& doc, const std::string& origin, const std::string& base_path,
+                      const std::string& base_dir) {
   JsonReader r(doc, origin, base_path);
   r.expect_object({"name", "description", "classes", "derivation", "source"});
   Catalog cat;
@@ -108,7 +130,7 @@ Catalog parse_catalog(const nlohmann::json& doc, const std::string& origin, cons
   cat.name = r.at("name").as_string();
   cat.description = r.string_or("description", "");
   for (const auto& cr : r.at("classes").non_empty_elements()) {
-    JobClass c = parse_class(cr);
+    JobClass c = parse_class(cr, base_dir);
     if (cat.find(c.name) >= 0) cr.at("name").fail("duplicate class name '" + c.name + "'");
     cat.classes.push_back(std::move(c));
   }
@@ -124,7 +146,7 @@ Catalog load_catalog(const std::string& name_or_path, const std::string& base_di
     throw InputError(name_or_path + ": no such catalog file and not a built-in catalog (built-in: " +
                      join_names(builtin_catalog_names()) + ")");
   }
-  return parse_catalog(read_json_file(p.string()), p.string());
+  return parse_catalog(read_json_file(p.string()), p.string(), "", p.parent_path().string());
 }
 
 std::vector<std::string> builtin_catalog_names() {

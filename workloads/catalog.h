@@ -23,8 +23,9 @@ struct Catalog {
 };
 
 // Parses a catalog document; errors name `origin` and the JSON path (base_path prefixes paths, for catalogs
-// embedded in an experiment config).
-Catalog parse_catalog(const nlohmann::json& doc, const std::string& origin, const std::string& base_path = "");
+// embedded in an experiment config). base_dir resolves relative file names inside (measured tables).
+Catalog parse_catalog(const nlohmann::json& doc, const std::string& origin, const std::string& base_path = "",
+                      const std::string& base_dir = "");
 
 // "paper" (or any built-in name) or a path to a catalog JSON file. Relative paths are resolved against base_dir.
 Catalog load_catalog(const std::string& name_or_path, const std::string& base_dir = "");

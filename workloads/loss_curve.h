@@ -1,6 +1,6 @@
 // workloads/loss_curve.h — a job class's true convergence curve: a loss-like value against samples processed, from
 // measured points (e.g. the Pollux validation runs), linearly interpolated and held constant beyond both ends.
-// Truth: only a runner's loss observer reads it; beliefs receive the observed numbers (sim/belief_sources.h).
+// Truth: only a runner's loss observer reads it; beliefs receive the observed numbers (sim/beliefs/belief_sources.h).
 #pragma once
 
 #include <vector>

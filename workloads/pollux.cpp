@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "workloads/csv.h"
+#include "workloads/json_reader.h"
 
 namespace ringsched {
 namespace fs = std::filesystem;
@@ -294,31 +295,23 @@ Catalog pollux_catalog(const std::string& dir, double work_sigma) {
   return cat;
 }
 
-models::StepTimeModelPtr make_table_speed_from_json(const JsonReader& spec, const JobClass& /*cls*/) {
-  spec.expect_object({"kind", "pollux", "pollux_dir", "points"});
-  if (spec.has("pollux") == spec.has("points")) spec.fail("give either \"pollux\" (an application) or \"points\"");
-  if (auto app = spec.maybe("pollux")) {
-    const std::string dir = spec.has("pollux_dir") ? spec.at("pollux_dir").as_string() : default_pollux_dir();
-    const std::string name = app->as_string();
-    try {
-      check_name(name, "");
-      return pollux_app(dir, name)->table;
-    } catch (const InputError& e) {
-      app->fail(e.what());
-    }
+std::vector<PolluxStepRow> read_pollux_step_tables(const std::string& folder) {
+  const fs::path placements = fs::path(folder) / "placements.csv";
+  const fs::path scalability = fs::path(folder) / "scalability.csv";
+  std::error_code ec;
+  const bool has_p = fs::is_regular_file(placements, ec);
+  const bool has_s = fs::is_regular_file(scalability, ec);
+  if (!has_p && !has_s) {
+    throw InputError(folder + ": no placements.csv or scalability.csv here (the Pollux table format, docs/heldout.md)");
   }
-  std::vector<models::TablePoint> pts;
-  for (const auto& p : spec.at("points").non_empty_elements()) {
-    const auto xs = p.elements();
-    if (xs.size() != 4) p.fail("expected [w, nodes, local_batch, step_seconds]");
-    models::TablePoint tp;
-    tp.w = static_cast<int>(xs[0].as_integer_in(1, 1 << 20));
-    tp.nodes = static_cast<int>(xs[1].as_integer_in(1, tp.w));
-    tp.local_batch = xs[2].as_positive();
-    tp.step_seconds = xs[3].as_positive();
-    pts.push_back(tp);
-  }
-  return std::make_shared<const models::TableStepTime>(pts);
+  std::vector<PolluxStepRow> rows;
+  if (has_p) read_steps(placements.string(), true, rows);
+  if (has_s) read_steps(scalability.string(), false, rows);
+  return rows;
+}
+
+void check_pollux_app_name(const std::string& name) {
+  check_name(name, "");
 }
 
 }  // namespace ringsched

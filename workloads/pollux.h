@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "models/fit.h"
+#include "models/input_error.h"
 #include "models/table_speed.h"
 #include "workloads/catalog.h"
-#include "workloads/json_reader.h"
 
 namespace ringsched {
 
@@ -86,8 +86,10 @@ JobClass pollux_job_class(const PolluxApp& app, double work_sigma);
 // The six applications as one catalog, equal weights.
 Catalog pollux_catalog(const std::string& dir, double work_sigma);
 
-// Builds the `table` speed kind from a catalog class's speed object: {"kind": "table", "pollux": "cifar10"}
-// (optional "pollux_dir") or {"kind": "table", "points": [[w, nodes, local_batch, step_seconds], ...]}.
-models::StepTimeModelPtr make_table_speed_from_json(const JsonReader& spec, const JobClass& cls);
+// The step-time rows of a folder in the Pollux table format: placements.csv and/or scalability.csv (at least one).
+// Bad rows fail with file:line.
+std::vector<PolluxStepRow> read_pollux_step_tables(const std::string& folder);
+// InputError listing the known applications unless `name` is one.
+void check_pollux_app_name(const std::string& name);
 
 }  // namespace ringsched

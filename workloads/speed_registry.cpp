@@ -6,12 +6,12 @@
 #include <mutex>
 
 #include "workloads/job_class.h"
-#include "workloads/pollux.h"
+#include "workloads/table_sources.h"
 
 namespace ringsched {
 namespace {
 
-models::StepTimeModelPtr make_eq5(const JsonReader& spec, const JobClass& cls) {
+models::StepTimeModelPtr make_eq5(const JsonReader& spec, const JobClass& cls, const std::string& /*base_dir*/) {
   spec.expect_object({"kind", "t0", "t1", "t2", "t3"});
   models::Eq5Coeffs c;
   c.t0 = spec.at("t0").as_non_negative();
@@ -31,7 +31,7 @@ models::AllreduceParams read_params(const JsonReader& r) {
   return p;
 }
 
-models::StepTimeModelPtr make_allreduce(const JsonReader& spec, const JobClass& cls) {
+models::StepTimeModelPtr make_allreduce(const JsonReader& spec, const JobClass& cls, const std::string& /*base_dir*/) {
   spec.expect_object(
       {"kind", "compute_per_sample_s", "overhead_s", "algorithm", "intra_node", "inter_node", "gradient_bytes"});
   models::AllreduceStepSpec s;
@@ -59,7 +59,7 @@ struct Registry {
   Registry() {
     factories["eq5"] = make_eq5;
     factories["allreduce"] = make_allreduce;
-    factories["table"] = make_table_speed_from_json;  // measured tables (workloads/pollux.h)
+    factories["table"] = make_table_speed_from_json;  // measured tables (workloads/table_sources.h)
   }
 };
 
@@ -85,7 +85,7 @@ std::vector<std::string> speed_kind_names() {
   return names;
 }
 
-models::StepTimeModelPtr make_speed_model(const JsonReader& spec, const JobClass& cls) {
+models::StepTimeModelPtr make_speed_model(const JsonReader& spec, const JobClass& cls, const std::string& base_dir) {
   if (!spec.is_object()) spec.fail("must be an object with a \"kind\"");
   const auto kind_reader = spec.at("kind");
   const std::string kind = kind_reader.as_string();
@@ -98,7 +98,7 @@ models::StepTimeModelPtr make_speed_model(const JsonReader& spec, const JobClass
   }
   if (!factory)
     kind_reader.fail("unknown speed model kind '" + kind + "' (valid: " + join_names(speed_kind_names()) + ")");
-  return factory(spec, cls);
+  return factory(spec, cls, base_dir);
 }
 
 }  // namespace ringsched

@@ -14,11 +14,14 @@ namespace ringsched {
 struct JobClass;
 
 // Builds a model from `spec` (the class's "speed" object, already known to be an object with a "kind"). The class
-// is passed filled in except for its speed, so a factory may read model_size_mparams and batch settings.
-using SpeedFactory = std::function<models::StepTimeModelPtr(const JsonReader& spec, const JobClass& cls)>;
+// is passed filled in except for its speed, so a factory may read model_size_mparams and batch settings; base_dir
+// resolves relative file names (the folder of the catalog or config that holds the class).
+using SpeedFactory =
+    std::function<models::StepTimeModelPtr(const JsonReader& spec, const JobClass& cls, const std::string& base_dir)>;
 
 void register_speed_kind(const std::string& kind, SpeedFactory factory);
 [[nodiscard]] std::vector<std::string> speed_kind_names();
-[[nodiscard]] models::StepTimeModelPtr make_speed_model(const JsonReader& spec, const JobClass& cls);
+[[nodiscard]] models::StepTimeModelPtr make_speed_model(const JsonReader& spec, const JobClass& cls,
+                                                        const std::string& base_dir = "");
 
 }  // namespace ringsched

@@ -2,12 +2,16 @@
 // them, clamped and counted outside, repeats averaged, bad points rejected.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <stdexcept>
+#include <thread>
 
 #include "models/table_speed.h"
 
+using ringsched::models::reset_thread_table_stats;
 using ringsched::models::TablePoint;
 using ringsched::models::TableStepTime;
+using ringsched::models::thread_table_stats;
 
 namespace {
 
@@ -32,14 +36,15 @@ std::vector<TablePoint> synth_points() {
 
 TEST_CASE("models::TableStepTime: exact at every measured point, without clamping", "[table_speed]") {
   const TableStepTime t(synth_points());
+  reset_thread_table_stats();
   for (const auto& p : synth_points()) {
     bool clamped = true;
     CHECK(t.lookup(p.w, p.nodes, p.local_batch, &clamped) == p.step_seconds);
     CHECK_FALSE(clamped);
     CHECK(t.step_seconds(p.w, p.nodes, p.local_batch * p.w) == p.step_seconds);
   }
-  CHECK(t.stats().lookups == synth_points().size());
-  CHECK(t.stats().clamped == 0);
+  CHECK(thread_table_stats().lookups == synth_points().size());
+  CHECK(thread_table_stats().clamped == 0);
 }
 
 TEST_CASE("models::TableStepTime: linear and monotone between measured batches, nodes and GPU counts",
@@ -71,12 +76,21 @@ TEST_CASE("models::TableStepTime: outside the measured range clamps to the edge 
   CHECK(clamped);
   CHECK(t.lookup(16, 8, 8.0, &clamped) == synth(8, 4, 8.0));  // w beyond the table, same GPUs per node
   CHECK(clamped);
-  t.reset_stats();
+  reset_thread_table_stats();
   (void)t.step_seconds(2, 1, 2.0 * 16.0);   // inside
   (void)t.step_seconds(2, 1, 2.0 * 64.0);   // batch too large
   (void)t.step_seconds(16, 8, 16.0 * 8.0);  // too many GPUs
-  CHECK(t.stats().lookups == 3);
-  CHECK(t.stats().clamped == 2);
+  CHECK(thread_table_stats().lookups == 3);
+  CHECK(thread_table_stats().clamped == 2);
+  // Another thread's lookups are its own.
+  std::uint64_t other_lookups = 0;
+  std::thread other([&t, &other_lookups] {
+    (void)t.step_seconds(2, 1, 2.0 * 64.0);
+    other_lookups = thread_table_stats().lookups;
+  });
+  other.join();
+  CHECK(other_lookups == 1);
+  CHECK(thread_table_stats().lookups == 3);
 }
 
 TEST_CASE("models::TableStepTime: repeats averaged; empty or invalid tables rejected", "[table_speed]") {

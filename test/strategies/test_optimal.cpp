@@ -12,8 +12,8 @@
 
 #include "models/step_time_model.h"
 #include "scene.h"
-#include "sim/optimality_gap.h"
-#include "sim/placement.h"
+#include "sim/cluster/placement.h"
+#include "sim/engine/optimality_gap.h"
 #include "strategies/allocation.h"
 #include "strategies/optimal_allocation.h"
 

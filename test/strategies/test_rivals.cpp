@@ -4,10 +4,10 @@
 
 #include <memory>
 
-#include "../sim/cli_util.h"
 #include "scene.h"
-#include "sim/engine.h"
+#include "sim/engine/engine.h"
 #include "strategies/allocation.h"
+#include "test/sim/cli_util.h"
 #include "workloads/json_reader.h"
 
 using namespace ringsched;
@@ -43,9 +43,9 @@ Workload jobs_at(std::vector<std::pair<double, double>> arrival_work) {
 RunResult run(const Workload& w, const std::string& strategy, const nlohmann::json& params,
               const std::string& beliefs) {
   EngineConfig ec;
-  ec.nodes = 1;
-  ec.gpus_per_node = 4;
-  ec.restart_cost_s = 0.0;
+  ec.cluster.nodes = 1;
+  ec.cluster.gpus_per_node = 4;
+  ec.restart.cost_s = 0.0;
   auto s = strategy_named(strategy, params);
   auto b = make_belief_source(beliefs, "test");
   return simulate(w, *s, *b, ec);

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "sim/experiment.h"
+#include "sim/experiments/runner.h"
 #include "test/input_error_of.h"
 #include "workloads/json_reader.h"
 

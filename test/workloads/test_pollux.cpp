@@ -71,7 +71,7 @@ TEST_CASE("workloads::Pollux: the shipped data of all six applications", "[pollu
 TEST_CASE("workloads::Pollux: the `table` speed kind in a catalog", "[pollux]") {
   const auto doc =
       nlohmann::json::parse(R"({"name": "t", "classes": [{"name": "x", "batch": {"mode": "fixed_per_worker",
-    "size": 10}, "model_size_mparams": 1, "work": {"samples": 1000}, "gpus": {"max": 4},
+    "size": 10}, "model_size_mparams": 1, "work": {"samples": 1000}, "gpus": {"max": 2},
     "speed": {"kind": "table", "points": [[1, 1, 10, 1.0], [2, 1, 10, 1.5]]}}]})");
   const Catalog cat = parse_catalog(doc, "inline.json");
   CHECK(cat.classes[0].speed->kind() == "table");

@@ -1,0 +1,198 @@
+// sim/beliefs/belief_sources.cpp — the none, oracle and history belief sources, the held-out fitted history and
+// exploration sources, and the online source (Eq. 1 refitted to a job's reported losses).
+#include "sim/beliefs/belief_sources.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "workloads/json_reader.h"
+
+namespace ringsched {
+namespace {
+
+// Beliefs from a class model scaled by a speed factor with a given total work.
+class ClassModelBelief final : public Belief {
+ public:
+  ClassModelBelief(const JobClass& cls, double speed_factor, double work, std::string source)
+      : cls_(cls), factor_(speed_factor), work_(work), source_(std::move(source)) {}
+  [[nodiscard]] double throughput(int w, int nodes) const override { return class_throughput(cls_, w, nodes, factor_); }
+  [[nodiscard]] double total_work() const override { return work_; }
+  [[nodiscard]] std::string source() const override { return source_; }
+
+ private:
+  JobClass cls_;
+  double factor_;
+  double work_;
+  std::string source_;
+};
+
+class NoneSource final : public BeliefSource {
+ public:
+  [[nodiscard]] std::string name() const override { return "none"; }
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic&, const BeliefContext&, const JobTruth*) const override {
+    return nullptr;
+  }
+};
+
+class OracleSource final : public BeliefSource {
+ public:
+  [[nodiscard]] std::string name() const override { return "oracle"; }
+  [[nodiscard]] bool needs_truth() const override { return true; }
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic&, const BeliefContext& ctx,
+                                             const JobTruth* truth) const override {
+    const JobClass& c = ctx.catalog->classes[static_cast<std::size_t>(truth->class_index)];
+    return std::make_unique<ClassModelBelief>(c, truth->speed_factor, truth->work_samples, "oracle");
+  }
+};
+
+class HistorySource final : public BeliefSource {
+ public:
+  [[nodiscard]] std::string name() const override { return "history"; }
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext& ctx,
+                                             const JobTruth*) const override {
+    const int idx = ctx.catalog->find(pub.class_name);
+    const JobClass& c = ctx.catalog->classes[static_cast<std::size_t>(idx)];
+    return std::make_unique<ClassModelBelief>(c, 1.0, c.work_samples, "history");
+  }
+};
+
+}  // namespace
+
+std::vector<std::string> belief_source_names() {
+  return {"exploration", "history", "none", "online", "oracle"};
+}
+
+std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, const std::string& where) {
+  if (name == "none") return std::make_shared<NoneSource>();
+  if (name == "oracle") return std::make_shared<OracleSource>();
+  if (name == "history") return std::make_shared<HistorySource>();
+  if (name == "online" || name == "exploration") {
+    throw InputError(where + ": belief source '" + name + "' needs the job's " +
+                     (name == "online" ? "loss observations" : "measured speeds") +
+                     "; it is built by the experiment runner, not by name");
+  }
+  throw InputError(where + ": unknown belief source '" + name + "' (valid: " + join_names(belief_source_names()) + ")");
+}
+
+namespace {
+
+class CatalogHistorySource final : public BeliefSource {
+ public:
+  explicit CatalogHistorySource(std::shared_ptr<const Catalog> history) : fitted_(std::move(history)) {}
+  [[nodiscard]] std::string name() const override { return "history"; }
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext&,
+                                             const JobTruth*) const override {
+    const int idx = fitted_->find(pub.class_name);
+    if (idx < 0) return nullptr;
+    const JobClass& c = fitted_->classes[static_cast<std::size_t>(idx)];
+    return std::make_unique<ClassModelBelief>(c, 1.0, c.work_samples, "history");
+  }
+
+ private:
+  std::shared_ptr<const Catalog> fitted_;
+};
+
+class ExplorationSource final : public BeliefSource {
+ public:
+  ExplorationSource(SpeedMeasurer measure, std::shared_ptr<const Catalog> work_history)
+      : measure_(std::move(measure)), history_(std::move(work_history)) {}
+  [[nodiscard]] std::string name() const override { return "exploration"; }
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext&,
+                                             const JobTruth*) const override {
+    const int idx = history_->find(pub.class_name);
+    if (idx < 0) return nullptr;
+    JobClass c = history_->classes[static_cast<std::size_t>(idx)];
+    const models::Eq5Fit fit = models::fit_eq5(measure_(pub.id), pub.model_size_mparams);
+    c.speed = std::make_shared<models::Eq5StepTime>(fit.coeffs, pub.model_size_mparams);
+    return std::make_unique<ClassModelBelief>(c, 1.0, c.work_samples, "exploration");
+  }
+
+ private:
+  SpeedMeasurer measure_;
+  std::shared_ptr<const Catalog> history_;
+};
+
+}  // namespace
+
+std::shared_ptr<const BeliefSource> make_history_source(std::shared_ptr<const Catalog> history) {
+  return std::make_shared<CatalogHistorySource>(std::move(history));
+}
+
+std::shared_ptr<const BeliefSource> make_exploration_source(SpeedMeasurer measure,
+                                                            std::shared_ptr<const Catalog> work_history) {
+  return std::make_shared<ExplorationSource>(std::move(measure), std::move(work_history));
+}
+
+namespace {
+
+class OnlineBelief final : public Belief {
+ public:
+  OnlineBelief(JobClass cls, const JobPublic& pub, LossObserver observe)
+      : cls_(std::move(cls)),
+        observe_(std::move(observe)),
+        id_(pub.id),
+        target_(pub.target_loss),
+        interval_(pub.loss_interval_samples),
+        prior_(cls_.work_samples),
+        estimate_(prior_),
+        work_(prior_) {}
+  [[nodiscard]] double throughput(int w, int nodes) const override { return class_throughput(cls_, w, nodes, 1.0); }
+  [[nodiscard]] double total_work() const override { return work_; }
+  [[nodiscard]] std::string source() const override { return "online"; }
+
+  void observe_progress(double work_done) override {
+    if (!(interval_ > 0.0)) return;
+    while (static_cast<double>(losses_.size() + 1) * interval_ <= work_done) {
+      const int n = static_cast<int>(losses_.size()) + 1;
+      losses_.push_back(models::LossPoint{static_cast<double>(n) * interval_, observe_(id_, n)});
+    }
+    const std::size_t have = losses_.size();
+    if (have >= static_cast<std::size_t>(kOnlineMinLosses) && 4 * have >= 5 * fitted_on_) {
+      fitted_on_ = have;
+      constexpr int kOnlineGrid = 40;
+      const models::Eq1Fit fit = models::fit_eq1(losses_, kOnlineGrid);
+      const double steps = models::eq1_steps_to_loss(fit.coeffs, target_);
+      estimate_ = std::min(std::isfinite(steps) ? steps : prior_, kOnlineCapFactor * prior_);
+    }
+    // Still running, so not converged: at least half an interval to go, whatever the last fit said.
+    work_ = std::max(estimate_, work_done + 0.5 * interval_);
+  }
+
+ private:
+  JobClass cls_;
+  LossObserver observe_;
+  int id_;
+  double target_;
+  double interval_;
+  double prior_;
+  double estimate_;  // the last fit's work (the prior before the first fit)
+  double work_;      // estimate_, floored by the progress seen
+  std::vector<models::LossPoint> losses_;
+  std::size_t fitted_on_ = 0;
+};
+
+class OnlineSource final : public BeliefSource {
+ public:
+  OnlineSource(LossObserver observe, std::shared_ptr<const Catalog> history)
+      : observe_(std::move(observe)), history_(std::move(history)) {}
+  [[nodiscard]] std::string name() const override { return "online"; }
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext& ctx,
+                                             const JobTruth*) const override {
+    const Catalog* cat = history_ ? history_.get() : ctx.catalog;
+    const int idx = cat->find(pub.class_name);
+    if (idx < 0) return nullptr;
+    return std::make_unique<OnlineBelief>(cat->classes[static_cast<std::size_t>(idx)], pub, observe_);
+  }
+
+ private:
+  LossObserver observe_;
+  std::shared_ptr<const Catalog> history_;
+};
+
+}  // namespace
+
+std::shared_ptr<const BeliefSource> make_online_source(LossObserver observe, std::shared_ptr<const Catalog> history) {
+  return std::make_shared<OnlineSource>(std::move(observe), std::move(history));
+}
+
+}  // namespace ringsched

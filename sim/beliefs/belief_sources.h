@@ -1,0 +1,68 @@
+// sim/beliefs/belief_sources.h — belief sources by name: they build each job's Belief (what the strategy believes) from
+// public facts and the catalog's class models. Only `oracle` is handed the job's truth, for reference runs.
+// In-sample (the paper's setting), `history` uses the catalog class models the truth was drawn from.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/fit.h"
+#include "strategies/strategy.h"
+#include "workloads/workload.h"
+
+namespace ringsched {
+
+struct BeliefContext {
+  const Catalog* catalog = nullptr;  // class-level models (the "history" of completed runs, in-sample)
+  int gpus_per_node = 8;
+};
+
+class BeliefSource {
+ public:
+  virtual ~BeliefSource() = default;
+  [[nodiscard]] virtual std::string name() const = 0;
+  // True only for `oracle`: make() then receives the job's truth.
+  [[nodiscard]] virtual bool needs_truth() const { return false; }
+  // `truth` is null unless needs_truth(). Returns null for the `none` source.
+  [[nodiscard]] virtual std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext& ctx,
+                                                     const JobTruth* truth) const = 0;
+};
+
+// `history`: class models of previously completed runs, from `history`: in-sample the catalog the truth was drawn
+// from (the paper's setting), held-out a catalog fitted on training runs (sim/beliefs/history_training.h). It never
+// reads BeliefContext::catalog; a job whose class `history` lacks gets no belief.
+std::shared_ptr<const BeliefSource> make_history_source(std::shared_ptr<const Catalog> history);
+
+// Measured points of one job (e.g. a few noisy steps at 1, 2, 4, 8 GPUs), by job id. The only channel through which
+// `exploration` learns about a job; it receives numbers, not truth objects.
+using SpeedMeasurer = std::function<std::vector<models::SpeedPoint>(int job_id)>;
+
+// `exploration`: Eq. 5 fitted to the job's own measured points (from `measure`); work from `work_history`'s class
+// (a fitted catalog, as `history`). A job whose class is unknown to `work_history` gets no belief.
+std::shared_ptr<const BeliefSource> make_exploration_source(SpeedMeasurer measure,
+                                                            std::shared_ptr<const Catalog> work_history);
+
+// The loss job `job_id` reports at its n-th evaluation (n >= 1, after n * JobPublic::loss_interval_samples samples).
+// The only channel through which `online` learns how a job converges; it receives numbers, not truth objects.
+using LossObserver = std::function<double(int job_id, int evaluation)>;
+
+// `online` (Optimus-style): speed from the history class (`history`, a fitted catalog; null = the catalog of the
+// BeliefContext, as in-sample `history`); total work from Eq. 1 refitted (models::fit_eq1) to the losses the job has
+// reported so far, read off where the fitted curve reaches the job's target loss. Rules (docs/heldout.md):
+// - fewer than kOnlineMinLosses losses, or a job that reports no loss: the history class's work (the prior);
+// - refit whenever the number of losses has grown by a quarter since the last fit (3, 4, 5, 7, 9, 12, ...);
+// - a fitted curve that never reaches the target: the prior; any estimate is capped at kOnlineCapFactor x the
+//   prior and floored at the work done plus half an evaluation interval (the job has not converged yet).
+inline constexpr int kOnlineMinLosses = 3;
+inline constexpr double kOnlineCapFactor = 10.0;
+std::shared_ptr<const BeliefSource> make_online_source(LossObserver observe, std::shared_ptr<const Catalog> history);
+
+// "none", "oracle", "history" (the BeliefContext's catalog). Throws InputError naming `where` for an unknown name,
+// and for "online" and "exploration" (listed by belief_source_names, but built with their observation channels by
+// make_online_source / make_exploration_source: the experiment runner does that).
+std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, const std::string& where);
+std::vector<std::string> belief_source_names();
+
+}  // namespace ringsched

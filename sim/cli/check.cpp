@@ -1,0 +1,51 @@
+// sim/cli/check.cpp — `ringsched check`: compare results with a baseline (exit 1 on drift).
+#include <memory>
+#include <vector>
+
+#include "sim/cli/commands.h"
+#include "sim/experiments/check.h"
+
+namespace ringsched::cli {
+namespace {
+
+struct CheckCliOptions {
+  std::string baseline;
+  std::string results;
+  std::vector<std::string> tolerances;
+  std::string metrics;
+  bool no_test = false;
+  CheckOptions opt;
+};
+
+int run_check(CheckCliOptions o) {
+  for (const auto& t : o.tolerances)
+    add_tolerance(o.opt, t);
+  o.opt.welch = !o.no_test;
+  std::string cur;
+  for (char ch : o.metrics + ",") {
+    if (ch != ',') {
+      cur += ch;
+    } else if (!cur.empty()) {
+      o.opt.metrics.push_back(cur);
+      cur.clear();
+    }
+  }
+  return check_command(o.baseline, o.results, o.opt);
+}
+
+}  // namespace
+
+Command add_check_command(CLI::App& app) {
+  auto o = std::make_shared<CheckCliOptions>();
+  auto* check = app.add_subcommand("check", "Compare results with a baseline; exit 1 when a metric drifted");
+  check->add_option("--baseline", o->baseline, "Baseline sweep.json or summary.json")->required();
+  check->add_option("--results", o->results, "Results to check (same kind of file)")->required();
+  check->add_option("--tolerance", o->tolerances,
+                    "Relative tolerance on means: 0.05 for all metrics, or METRIC=0.02 (repeatable); default 0.05");
+  check->add_option("--alpha", o->opt.alpha, "Welch t-test significance level (default 0.05)");
+  check->add_flag("--no-test", o->no_test, "No statistical test: any mean beyond tolerance drifts");
+  check->add_option("--metrics", o->metrics, "Comma-separated metrics to compare (default: all)");
+  return {check, [o] { return run_check(*o); }};
+}
+
+}  // namespace ringsched::cli

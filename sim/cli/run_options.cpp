@@ -1,0 +1,91 @@
+// sim/cli/run_options.cpp — shared run options of `table3` and `simulate`, and the run-and-report step.
+#include "sim/cli/run_options.h"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "sim/experiments/placement_report.h"
+#include "sim/experiments/report.h"
+#include "strategies/registry.h"
+
+namespace ringsched::cli {
+
+void add_run_options(CLI::App* cmd, RunOptions& o) {
+  cmd->add_option("--seeds", o.seeds, "Replicates (seeds) per cell; overrides the config")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--jobs", o.jobs, "Jobs per replicate; overrides the config")->check(CLI::Range(1, 10000000));
+  cmd->add_option("--threads", o.threads,
+                  "Worker threads for replicates (0 = all cores). Output is identical for any value")
+      ->check(CLI::Range(0, 4096));
+  cmd->add_option("--format", o.format, "Table format on stdout: md (Markdown), csv or json")
+      ->check(CLI::IsMember({"md", "csv", "json"}));
+  cmd->add_option("--out", o.out,
+                  "Directory for summary.json, jobs.csv, events.csv, table.md, table.csv (written atomically)");
+  cmd->add_option("--restart-cost", o.restart_cost, "Restart cost in seconds (restart.cost_s); overrides the config")
+      ->check(CLI::Range(0.0, 86400.0));
+  cmd->add_flag("--optimality-gap", o.optimality_gap,
+                "Record each decision's objective gap to the exact optimum and print its distribution "
+                "(docs/topology.md)");
+}
+
+std::vector<std::string> strategy_list(const std::string& arg) {
+  if (arg == "all") return strategy_names();
+  std::vector<std::string> names;
+  std::string cur;
+  for (char ch : arg + ",") {
+    if (ch == ',') {
+      if (!cur.empty()) names.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  return names;
+}
+
+void apply_run_options(nlohmann::json& doc, const RunOptions& o) {
+  if (!doc.is_object()) return;  // parse_experiment reports it (file + path, exit 2)
+  if (o.seeds) doc["seeds"] = *o.seeds;
+  if (o.restart_cost) doc["restart"]["cost_s"] = *o.restart_cost;
+  if (o.optimality_gap) doc["output"]["optimality_gap"] = true;
+  if (o.jobs && doc.contains("workload") && doc["workload"].is_object()) doc["workload"]["jobs"] = *o.jobs;
+  if (o.strategies.empty()) return;
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& n : strategy_list(o.strategies)) {
+    const auto pos = n.find('[');
+    if (pos != std::string::npos && n.back() == ']') {
+      list.push_back({{"name", n.substr(0, pos)}, {"beliefs", n.substr(pos + 1, n.size() - pos - 2)}});
+    } else {
+      list.push_back(n);
+    }
+  }
+  if (list.empty()) throw InputError("--strategies: empty list");
+  doc["strategies"] = list;
+}
+
+int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, const std::string& label) {
+  const Format f = parse_format(o.format);
+  const auto t0 = std::chrono::steady_clock::now();
+  const ExperimentResult res = run_experiment(cfg, o.threads);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << (view == View::kTable3 ? render_table3(cfg, res, f) : render_summary(cfg, res, f));
+  std::cout << render_belief_report(cfg, res, f);     // empty unless prediction errors or measured tables
+  std::cout << render_placement_report(cfg, res, f);  // empty unless topology/placement/gap
+  std::cout << std::flush;
+  if (!o.out.empty()) {
+    write_outputs(o.out, cfg, res);
+    write_placement_outputs(o.out, cfg, res);
+  }
+  std::fprintf(stderr, "ringsched: %s%zu runs in %.2f s%s%s\n", label.empty() ? "" : (label + ": ").c_str(),
+               res.runs.size(), secs, o.out.empty() ? "" : ", wrote ", o.out.c_str());
+  const int failed = failed_runs(res);
+  if (failed > 0) {
+    std::cerr << describe_failures(cfg, res);
+    std::fprintf(stderr, "ringsched: %d run(s) failed\n", failed);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace ringsched::cli

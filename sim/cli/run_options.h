@@ -1,0 +1,45 @@
+// sim/cli/run_options.h — what `table3` and `simulate` share: the run options (seeds, jobs, threads, format, out,
+// strategies, restart cost, optimality gap), their application to a config document (the overridden document is what
+// summary.json records), and running one config and reporting it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "sim/experiments/config.h"
+
+namespace ringsched::cli {
+
+struct RunOptions {
+  std::optional<int> seeds;
+  std::optional<int> jobs;
+  std::optional<double> restart_cost;
+  int threads = 0;
+  std::string format = "md";
+  std::string out;
+  std::string strategies;
+  bool optimality_gap = false;
+};
+
+void add_run_options(CLI::App* cmd, RunOptions& o);
+
+// --strategies: "all" (every registered strategy) or a comma-separated list of name / name[beliefs].
+std::vector<std::string> strategy_list(const std::string& arg);
+
+// Writes the options into the config document (seeds, workload.jobs, restart.cost_s, output.optimality_gap,
+// strategies). A document that is not an object is left for parse_experiment to reject with its path.
+void apply_run_options(nlohmann::json& doc, const RunOptions& o);
+
+// How a block is printed: `table3` prints the Table 3 view under a heading, `simulate` every metric.
+enum class View { kTable3, kSummary };
+
+// Runs the config and prints its view, the belief report and the placement report on stdout; writes the output
+// files into o.out when given; reports timing and failures on stderr ("ringsched: <label>: N runs in T s").
+// Returns 1 when a run failed.
+int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, const std::string& label);
+
+}  // namespace ringsched::cli

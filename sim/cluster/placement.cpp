@@ -1,0 +1,297 @@
+// sim/cluster/placement.cpp — cluster GPU ownership, the placement policies, the Placer and ring-derived speeds.
+#include "sim/cluster/placement.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "models/speed_model.h"
+#include "models/step_time_model.h"
+
+namespace ringsched {
+
+ClusterState::ClusterState(std::shared_ptr<const Topology> topo) : topo_(std::move(topo)) {
+  owner_.assign(static_cast<std::size_t>(topo_->gpus()), -1);
+  free_.resize(static_cast<std::size_t>(topo_->nodes()));
+  for (int n = 0; n < topo_->nodes(); ++n)
+    free_[static_cast<std::size_t>(n)] = topo_->gpus_on(n);
+  total_free_ = topo_->gpus();
+}
+
+void ClusterState::take_free(int node, int k, std::vector<int>& out) const {
+  const int first = topo_->first_gpu(node);
+  const int last = first + topo_->gpus_on(node);
+  for (int g = first; g < last && k > 0; ++g) {
+    if (owner_[static_cast<std::size_t>(g)] < 0) {
+      out.push_back(g);
+      --k;
+    }
+  }
+  if (k > 0) throw std::logic_error("placement: node has fewer free GPUs than asked");
+}
+
+void ClusterState::assign(int gpu, int job) {
+  int& o = owner_[static_cast<std::size_t>(gpu)];
+  if (o >= 0) throw std::logic_error("placement: GPU " + std::to_string(gpu) + " is already taken");
+  o = job;
+  --free_[static_cast<std::size_t>(topo_->node_of(gpu))];
+  --total_free_;
+}
+
+void ClusterState::release(int gpu) {
+  int& o = owner_[static_cast<std::size_t>(gpu)];
+  if (o < 0) throw std::logic_error("placement: GPU " + std::to_string(gpu) + " is already free");
+  o = -1;
+  ++free_[static_cast<std::size_t>(topo_->node_of(gpu))];
+  ++total_free_;
+}
+
+int ClusterState::fragmented_free() const {
+  int sum = 0;
+  for (int n = 0; n < topo_->nodes(); ++n) {
+    const int f = free_[static_cast<std::size_t>(n)];
+    if (f > 0 && f < topo_->gpus_on(n)) sum += f;
+  }
+  return sum;
+}
+
+std::vector<int> packed_choice(const ClusterState& st, std::vector<int> nodes, int count) {
+  std::vector<int> out;
+  out.reserve(static_cast<std::size_t>(count));
+  int best = -1;
+  for (int n : nodes) {
+    const int f = st.free_on(n);
+    if (f >= count && (best < 0 || f < st.free_on(best))) best = n;
+  }
+  if (best >= 0) {
+    st.take_free(best, count, out);
+    return out;
+  }
+  std::stable_sort(nodes.begin(), nodes.end(), [&](int a, int b) { return st.free_on(a) > st.free_on(b); });
+  int left = count;
+  std::size_t i = 0;
+  // Whole nodes while the next one does not finish the job.
+  while (i < nodes.size() && st.free_on(nodes[i]) < left) {
+    st.take_free(nodes[i], st.free_on(nodes[i]), out);
+    left -= st.free_on(nodes[i]);
+    ++i;
+  }
+  if (left > 0) {
+    // Best fit for the last piece among the remaining nodes (sorted by free desc: the last one that fits).
+    std::size_t pick = nodes.size();
+    for (std::size_t k = i; k < nodes.size() && st.free_on(nodes[k]) >= left; ++k)
+      pick = k;
+    if (pick == nodes.size()) throw std::logic_error("placement: not enough free GPUs");
+    st.take_free(nodes[pick], left, out);
+  }
+  return out;
+}
+
+namespace {
+
+std::vector<int> nodes_with_free(const ClusterState& st) {
+  std::vector<int> nodes;
+  for (int n = 0; n < st.topology().nodes(); ++n) {
+    if (st.free_on(n) > 0) nodes.push_back(n);
+  }
+  return nodes;
+}
+
+class Packed final : public PlacementPolicy {
+ public:
+  [[nodiscard]] std::string name() const override { return "packed"; }
+  [[nodiscard]] std::vector<int> choose(const ClusterState& st, int count) const override {
+    return packed_choice(st, nodes_with_free(st), count);
+  }
+  [[nodiscard]] bool better(const RingComm& a, const RingComm& b) const override { return a.nodes < b.nodes; }
+};
+
+class Spread final : public PlacementPolicy {
+ public:
+  [[nodiscard]] std::string name() const override { return "spread"; }
+  [[nodiscard]] std::vector<int> choose(const ClusterState& st, int count) const override {
+    std::vector<int> nodes = nodes_with_free(st);
+    std::stable_sort(nodes.begin(), nodes.end(), [&](int a, int b) { return st.free_on(a) > st.free_on(b); });
+    std::vector<int> per(nodes.size(), 0);
+    int left = count;
+    while (left > 0) {
+      bool any = false;
+      for (std::size_t i = 0; i < nodes.size() && left > 0; ++i) {
+        if (per[i] < st.free_on(nodes[i])) {
+          ++per[i];
+          --left;
+          any = true;
+        }
+      }
+      if (!any) throw std::logic_error("placement: not enough free GPUs");
+    }
+    std::vector<int> out;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (per[i] > 0) st.take_free(nodes[i], per[i], out);
+    }
+    return out;
+  }
+  [[nodiscard]] bool better(const RingComm&, const RingComm&) const override { return false; }
+};
+
+class TopologyAware final : public PlacementPolicy {
+ public:
+  [[nodiscard]] std::string name() const override { return "topology"; }
+  [[nodiscard]] std::vector<int> choose(const ClusterState& st, int count) const override {
+    const Topology& t = st.topology();
+    std::vector<int> all = nodes_with_free(st);
+    for (int n : all) {
+      if (st.free_on(n) >= count) return packed_choice(st, all, count);  // one node: best fit
+    }
+    // The widest bandwidth level with a group of nodes that holds the job; best fit among those groups.
+    std::vector<int> sums;
+    for (std::size_t k = 0; k < t.levels().size(); ++k) {
+      sums.assign(static_cast<std::size_t>(t.group_count(k)), 0);
+      for (int n : all)
+        sums[static_cast<std::size_t>(t.group_of(k, n))] += st.free_on(n);
+      int best = -1;
+      for (std::size_t gi = 0; gi < sums.size(); ++gi) {
+        if (sums[gi] >= count && (best < 0 || sums[gi] < sums[static_cast<std::size_t>(best)])) {
+          best = static_cast<int>(gi);
+        }
+      }
+      if (best < 0) continue;
+      std::vector<int> members;
+      for (int n : all) {
+        if (t.group_of(k, n) == best) members.push_back(n);
+      }
+      return packed_choice(st, members, count);
+    }
+    throw std::logic_error("placement: not enough free GPUs");
+  }
+  [[nodiscard]] bool better(const RingComm& a, const RingComm& b) const override {
+    if (a.bandwidth != b.bandwidth) return a.bandwidth > b.bandwidth;
+    return a.nodes < b.nodes;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name) {
+  if (name == "packed") return std::make_unique<Packed>();
+  if (name == "spread") return std::make_unique<Spread>();
+  if (name == "topology") return std::make_unique<TopologyAware>();
+  throw std::invalid_argument("unknown placement policy '" + name + "'");
+}
+
+std::vector<std::string> placement_policy_names() {
+  return {"packed", "spread", "topology"};
+}
+
+Placer::Placer(std::shared_ptr<const Topology> topo, std::unique_ptr<PlacementPolicy> policy, bool defragment)
+    : state_(std::move(topo)), policy_(std::move(policy)), defragment_(defragment) {}
+
+std::vector<int>& Placer::slot(int job) {
+  const auto i = static_cast<std::size_t>(job);
+  if (i >= held_.size()) {
+    held_.resize(i + 1);
+    span_.resize(i + 1, 0);
+  }
+  return held_[i];
+}
+
+const std::vector<int>& Placer::gpus_of(int job) const {
+  static const std::vector<int> kNone;
+  const auto i = static_cast<std::size_t>(job);
+  return i < held_.size() ? held_[i] : kNone;
+}
+
+RingComm Placer::ring_of(int job) const {
+  return topology().ring(gpus_of(job));
+}
+
+void Placer::clock(double now) {
+  if (clock_started_ && now > last_t_) {
+    const double dt = now - last_t_;
+    totals_.fragmented_gpu_seconds += static_cast<double>(state_.fragmented_free()) * dt;
+    totals_.node_span_seconds += static_cast<double>(span_sum_) * dt;
+    totals_.holding_job_seconds += static_cast<double>(holders_) * dt;
+  }
+  clock_started_ = true;
+  last_t_ = std::max(last_t_, now);
+}
+
+void Placer::release(int job) {
+  std::vector<int>& g = slot(job);
+  if (g.empty()) return;
+  for (int gpu : g)
+    state_.release(gpu);
+  g.clear();
+  span_sum_ -= span_[static_cast<std::size_t>(job)];
+  span_[static_cast<std::size_t>(job)] = 0;
+  --holders_;
+}
+
+void Placer::place(int job, int count) {
+  std::vector<int>& g = slot(job);
+  if (!g.empty()) throw std::logic_error("placement: job already holds GPUs");
+  if (count <= 0) return;
+  if (count > state_.total_free()) throw std::logic_error("placement: not enough free GPUs");
+  g = policy_->choose(state_, count);
+  std::sort(g.begin(), g.end());
+  for (int gpu : g)
+    state_.assign(gpu, job);
+  int nodes = 0;
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    if (i == 0 || topology().node_of(g[i]) != topology().node_of(g[i - 1])) ++nodes;
+  }
+  span_[static_cast<std::size_t>(job)] = nodes;
+  span_sum_ += nodes;
+  ++holders_;
+}
+
+bool Placer::try_improve(int job) {
+  if (!defragment_) return false;
+  const std::vector<int> old = gpus_of(job);
+  if (old.empty()) return false;
+  const RingComm before = topology().ring(old);
+  release(job);
+  place(job, static_cast<int>(old.size()));
+  if (policy_->better(ring_of(job), before)) {
+    ++totals_.migrations;
+    return true;
+  }
+  // Not better: put the job back where it was.
+  release(job);
+  std::vector<int>& g = slot(job);
+  g = old;
+  for (int gpu : g)
+    state_.assign(gpu, job);
+  span_[static_cast<std::size_t>(job)] = before.nodes;
+  span_sum_ += before.nodes;
+  ++holders_;
+  return false;
+}
+
+double ring_throughput(const JobClass& c, const RingComm& ring, const RingComm& ref, double speed_factor) {
+  const int w = ring.gpus;
+  if (w <= 0) return 0.0;
+  const double m = global_batch(c, w);
+  double step = 0.0;
+  if (const auto* ar = dynamic_cast<const models::AllreduceStepTime*>(c.speed.get())) {
+    models::AllreduceStepSpec spec = ar->spec();
+    spec.intra_node.alpha = ring.alpha;
+    spec.intra_node.beta = ring.beta();
+    spec.has_inter_node = false;
+    step = models::AllreduceStepTime(spec).step_seconds(w, ring.nodes, m);
+  } else if (const auto* e5 = dynamic_cast<const models::Eq5StepTime*>(c.speed.get())) {
+    models::Eq5Coeffs k = e5->coeffs();
+    if (ref.alpha > 0.0) k.t1 *= ring.alpha / ref.alpha;
+    k.t2 *= ref.bandwidth / ring.bandwidth;
+    step = models::eq5_step_time(k, static_cast<double>(w), m, e5->model_size());
+  } else {
+    step = c.speed->step_seconds(w, ring.nodes, m);
+  }
+  double rate = m / step * speed_factor;
+  if (c.large_batch_penalty > 0.0 && c.batch_mode == BatchMode::kFixedPerWorker && w > 1) {
+    rate /= 1.0 + c.large_batch_penalty * std::log2(static_cast<double>(w));
+  }
+  return rate;
+}
+
+}  // namespace ringsched

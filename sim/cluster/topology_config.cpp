@@ -1,0 +1,151 @@
+// sim/cluster/topology_config.cpp — parsing and validating cluster.topology and cluster.placement.
+#include "sim/cluster/topology_config.h"
+
+#include <functional>
+#include <optional>
+#include <stdexcept>
+
+#include "sim/cluster/placement.h"
+
+namespace ringsched {
+namespace {
+
+// {"bandwidth_gb_s": GB/s (1e9 bytes/s), "latency_us": microseconds}
+LinkClass parse_link(const JsonReader& r) {
+  r.expect_object({"bandwidth_gb_s", "latency_us"});
+  const auto bw = r.at("bandwidth_gb_s");
+  if (!(bw.as_number() > 0.0)) bw.fail("link bandwidth must be > 0 GB/s, got " + bw.value().dump());
+  LinkClass l;
+  l.bandwidth = bw.as_positive() * 1e9;
+  l.latency = r.non_negative_or("latency_us", 0.0) * 1e-6;
+  return l;
+}
+
+std::shared_ptr<const Topology> build(const JsonReader& r, const std::function<Topology()>& make) {
+  try {
+    return std::make_shared<const Topology>(make());
+  } catch (const std::invalid_argument& e) {
+    r.fail(e.what());
+  }
+}
+
+TopologySpec::Node parse_graph_node(const JsonReader& nr, int gpus_per_node, const LinkClass& intra) {
+  TopologySpec::Node n;
+  if (nr.is_string()) {
+    n.name = nr.as_string();
+    n.gpus = gpus_per_node;
+    n.intra = intra;
+  } else {
+    nr.expect_object({"name", "gpus", "intra_node"});
+    n.name = nr.at("name").as_string();
+    n.gpus = static_cast<int>(nr.integer_in_or("gpus", -1'000'000, 1'000'000, gpus_per_node));
+    if (n.gpus <= 0) nr.at("gpus").fail("node '" + n.name + "' has no GPUs (gpus must be >= 1)");
+    if (n.gpus != gpus_per_node) {
+      nr.at("gpus").fail("every node must have cluster.gpus_per_node (" + std::to_string(gpus_per_node) +
+                         ") GPUs; heterogeneous nodes are not supported");
+    }
+    n.intra = nr.has("intra_node") ? parse_link(nr.at("intra_node")) : intra;
+  }
+  if (n.name.empty()) nr.fail("node name must not be empty");
+  return n;
+}
+
+// Links must join known nodes or switches: an unknown endpoint names the link's path.
+void check_link_ends(const JsonReader& links, const TopologySpec& spec) {
+  const auto ls = links.elements();
+  for (std::size_t i = 0; i < spec.links.size(); ++i) {
+    for (const std::string* end : {&spec.links[i].a, &spec.links[i].b}) {
+      bool known = false;
+      for (const auto& n : spec.nodes)
+        known = known || n.name == *end;
+      for (const auto& s : spec.switches)
+        known = known || s == *end;
+      if (!known) ls[i].fail("names '" + *end + "', which is not a node or switch (a link joins nodes and switches)");
+    }
+  }
+}
+
+std::shared_ptr<const Topology> parse_graph(const JsonReader& r, int nodes, int gpus_per_node) {
+  r.expect_object({"kind", "intra_node", "nodes", "switches", "links"});
+  TopologySpec spec;
+  const LinkClass intra = parse_link(r.at("intra_node"));
+  const auto nodes_r = r.at("nodes");
+  const auto node_list = nodes_r.non_empty_elements();
+  if (static_cast<int>(node_list.size()) != nodes) {
+    nodes_r.fail("lists " + std::to_string(node_list.size()) + " nodes but cluster.nodes is " + std::to_string(nodes));
+  }
+  for (const auto& nr : node_list)
+    spec.nodes.push_back(parse_graph_node(nr, gpus_per_node, intra));
+  if (auto sw = r.maybe("switches")) {
+    for (const auto& s : sw->elements())
+      spec.switches.push_back(s.as_string());
+  }
+  if (auto links = r.maybe("links")) {
+    for (const auto& lr : links->elements()) {
+      lr.expect_object({"a", "b", "bandwidth_gb_s", "latency_us"});
+      TopologySpec::Link l;
+      l.a = lr.at("a").as_string();
+      l.b = lr.at("b").as_string();
+      const auto bw = lr.at("bandwidth_gb_s");
+      if (!(bw.as_number() > 0.0)) bw.fail("link bandwidth must be > 0 GB/s, got " + bw.value().dump());
+      l.link.bandwidth = bw.as_number() * 1e9;
+      l.link.latency = lr.non_negative_or("latency_us", 0.0) * 1e-6;
+      spec.links.push_back(l);
+    }
+    check_link_ends(*links, spec);
+  }
+  return build(r, [&] { return Topology(spec); });
+}
+
+std::shared_ptr<const Topology> parse_fat_tree(const JsonReader& r, int nodes, int gpus_per_node) {
+  r.expect_object({"kind", "nodes_per_leaf", "spines", "intra_node", "node_leaf", "leaf_spine"});
+  const auto npl_r = r.at("nodes_per_leaf");
+  const int npl = static_cast<int>(npl_r.as_integer_in(1, 1'000'000));
+  if (nodes % npl != 0) {
+    npl_r.fail("cluster.nodes (" + std::to_string(nodes) + ") must be a multiple of nodes_per_leaf (" +
+               std::to_string(npl) + ")");
+  }
+  const int spines = static_cast<int>(r.integer_in_or("spines", 1, 100000, 1));
+  const LinkClass intra = parse_link(r.at("intra_node"));
+  const LinkClass nl = parse_link(r.at("node_leaf"));
+  const LinkClass ls = parse_link(r.at("leaf_spine"));
+  return build(r, [&] { return Topology::fat_tree(nodes, gpus_per_node, npl, spines, intra, nl, ls); });
+}
+
+}  // namespace
+
+std::shared_ptr<const Topology> parse_topology(const JsonReader& r, int nodes, int gpus_per_node) {
+  const std::string kind = r.at("kind").as_string();
+  if (kind == "two_level") {
+    r.expect_object({"kind", "intra_node", "inter_node"});
+    const LinkClass intra = parse_link(r.at("intra_node"));
+    const LinkClass inter = parse_link(r.at("inter_node"));
+    return build(r, [&] { return Topology::two_level(nodes, gpus_per_node, intra, inter); });
+  }
+  if (kind == "fat_tree") return parse_fat_tree(r, nodes, gpus_per_node);
+  if (kind == "graph") return parse_graph(r, nodes, gpus_per_node);
+  r.at("kind").fail("unknown topology kind '" + kind + "' (valid: two_level, fat_tree, graph)");
+}
+
+PlacementConfig parse_placement(const JsonReader& r) {
+  PlacementConfig p;
+  const JsonReader* name_r = &r;
+  std::optional<JsonReader> pol;
+  if (r.is_string()) {
+    p.policy = r.as_string();
+  } else {
+    r.expect_object({"policy", "defragment"});
+    pol = r.at("policy");
+    name_r = &*pol;
+    p.policy = pol->as_string();
+    p.defragment = r.bool_or("defragment", false);
+  }
+  try {
+    (void)make_placement_policy(p.policy);
+  } catch (const std::invalid_argument&) {
+    name_r->fail("unknown placement policy '" + p.policy + "' (valid: " + join_names(placement_policy_names()) + ")");
+  }
+  return p;
+}
+
+}  // namespace ringsched

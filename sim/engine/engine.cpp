@@ -1,0 +1,456 @@
+// sim/engine/engine.cpp — event loop, job runtime state, restarts, and the measurement probe.
+#include "sim/engine/engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <stdexcept>
+
+#include <boost/random/normal_distribution.hpp>
+
+#include "sim/cluster/placement.h"
+#include "workloads/rng.h"
+
+namespace ringsched {
+
+std::string to_string(AllocKind kind) {
+  switch (kind) {
+    case AllocKind::kStart:
+      return "start";
+    case AllocKind::kResize:
+      return "resize";
+    case AllocKind::kPreempt:
+      return "preempt";
+    case AllocKind::kResume:
+      return "resume";
+    case AllocKind::kFinish:
+      return "finish";
+    case AllocKind::kMigrate:
+      return "migrate";
+  }
+  return "start";
+}
+
+JobPublic public_facts(const JobTruth& t, const JobClass& c, int total_gpus) {
+  JobPublic p;
+  p.id = t.id;
+  p.name = t.name;
+  p.class_name = c.name;
+  p.arrival = t.arrival;
+  p.batch_mode = c.batch_mode;
+  p.batch_size = c.batch_size;
+  p.model_size_mparams = c.model_size_mparams;
+  p.min_gpus = c.min_gpus;
+  p.max_gpus = std::min(c.max_gpus, total_gpus);
+  p.requested_gpus = t.requested_gpus;
+  if (c.convergence) {
+    p.target_loss = c.target_loss;
+    p.loss_interval_samples = c.loss_interval_samples;
+  }
+  return p;
+}
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+enum class EvKind : std::uint8_t { kCompletion = 0, kRestartEnd = 1, kArrival = 2, kWakeup = 3 };
+
+struct Event {
+  double time;
+  EvKind kind;
+  int job;
+  std::uint32_t version;
+  std::uint64_t seq;
+  bool operator>(const Event& o) const {
+    if (time != o.time) return time > o.time;
+    if (kind != o.kind) return kind > o.kind;
+    return seq > o.seq;
+  }
+};
+
+struct Runtime {
+  double work = 0.0;
+  double work_done = 0.0;
+  double last_t = 0.0;
+  double rate = 0.0;
+  int gpus = 0;
+  JobState state = JobState::kWaiting;
+  double ready_at = 0.0;
+  std::uint32_t version = 0;
+  bool started = false;
+  bool active = false;
+  bool done = false;
+  double attained = 0.0;
+};
+
+class Engine final : public Probe {
+ public:
+  Engine(const Workload& w, Strategy& s, const BeliefSource& b, const EngineConfig& c, const EngineChecker& chk)
+      : wl_(w), strat_(s), cfg_(c), checker_(chk), measure_rng_(make_rng(c.seed, Stream::kMeasurement)) {
+    const std::size_t n = w.jobs.size();
+    rt_.resize(n);
+    pub_.resize(n);
+    beliefs_.resize(n);
+    result_.jobs.resize(n);
+    BeliefContext ctx{w.catalog.get(), c.cluster.gpus_per_node};
+    for (std::size_t i = 0; i < n; ++i) {
+      const JobTruth& t = w.jobs[i];
+      if (t.id != static_cast<int>(i)) throw std::logic_error("workload job ids must be 0..n-1 in order");
+      const JobClass& cls = cls_of(static_cast<int>(i));
+      pub_[i] = public_facts(t, cls, c.total_gpus());
+      const JobPublic& p = pub_[i];
+      beliefs_[i] = b.make(p, ctx, b.needs_truth() ? &t : nullptr);
+      rt_[i].work = t.work_samples;
+      JobResult& r = result_.jobs[i];
+      r.id = t.id;
+      r.name = t.name;
+      r.class_name = cls.name;
+      r.arrival = t.arrival;
+      r.work = t.work_samples;
+      push({t.arrival, EvKind::kArrival, t.id, 0, 0});
+    }
+    if (n > 0) result_.first_arrival = w.jobs.front().arrival;
+    const ClusterConfig& cl = c.cluster;
+    if (cl.topology || !cl.placement.empty()) {
+      auto topo = cl.topology ? cl.topology
+                              : std::make_shared<const Topology>(Topology::two_level(
+                                    cl.nodes, cl.gpus_per_node, LinkClass{1.0, 0.0}, LinkClass{1.0, 0.0}));
+      if (topo->gpus() != c.total_gpus()) throw std::logic_error("engine: topology GPUs != nodes x gpus_per_node");
+      placer_ = std::make_unique<Placer>(topo, make_placement_policy(cl.placement.empty() ? "packed" : cl.placement),
+                                         cl.defragment);
+      ref_ring_ = topo->reference_ring();
+    }
+  }
+
+  RunResult run() {
+    while (!heap_.empty()) {
+      const double t = heap_.top().time;
+      if (t < now_) throw std::logic_error("engine: time went backwards");
+      now_ = t;
+      bool decide = false;
+      while (!heap_.empty() && heap_.top().time == t) {
+        const Event e = heap_.top();
+        heap_.pop();
+        ++result_.events_processed;
+        decide |= handle(e);
+      }
+      if (decide && !active_.empty()) run_strategy();
+      if (checker_) check();
+      if (heap_.empty() && !active_.empty()) {
+        throw std::logic_error("strategy '" + strat_.name() + "' left " + std::to_string(active_.size()) +
+                               " job(s) waiting with nothing running and no wake-up");
+      }
+    }
+    if (placer_) {
+      const PlacementTotals& pt = placer_->totals();
+      result_.placed = true;
+      result_.migrations = pt.migrations;
+      result_.fragmented_gpu_seconds = pt.fragmented_gpu_seconds;
+      result_.node_span_seconds = pt.node_span_seconds;
+      result_.holding_job_seconds = pt.holding_job_seconds;
+    }
+    return std::move(result_);
+  }
+
+  double measure_throughput(int job_id, double sigma) override {
+    const std::size_t i = static_cast<std::size_t>(job_id);
+    boost::random::normal_distribution<double> gauss(0.0, 1.0);
+    const double z = gauss(measure_rng_);  // always drawn: keeps the stream aligned
+    if (i >= rt_.size() || rt_[i].gpus <= 0) return 0.0;
+    return true_rate(static_cast<int>(i), rt_[i].gpus) * std::exp(sigma * z - 0.5 * sigma * sigma);
+  }
+
+ private:
+  const JobClass& cls_of(int id) const {
+    return wl_.catalog->classes[static_cast<std::size_t>(wl_.jobs[static_cast<std::size_t>(id)].class_index)];
+  }
+  double true_rate(int id, int w) const {
+    if (placer_) return placed_rate(id);
+    return class_throughput(cls_of(id), w, packed_nodes(w, cfg_.cluster.gpus_per_node),
+                            wl_.jobs[static_cast<std::size_t>(id)].speed_factor);
+  }
+  // Speed on the job's current GPUs: ring parameters from the topology, or just the nodes spanned.
+  double placed_rate(int id) const {
+    const RingComm ring = placer_->ring_of(id);
+    const double sf = wl_.jobs[static_cast<std::size_t>(id)].speed_factor;
+    if (cfg_.cluster.topology) return ring_throughput(cls_of(id), ring, ref_ring_, sf);
+    return class_throughput(cls_of(id), ring.gpus, ring.nodes, sf);
+  }
+  void push(Event e) {
+    e.seq = seq_++;
+    heap_.push(e);
+  }
+
+  void advance(int id) {
+    Runtime& r = rt_[static_cast<std::size_t>(id)];
+    const double dt = now_ - r.last_t;
+    if (dt > 0.0) {
+      if (r.state == JobState::kRunning) r.work_done = std::min(r.work, r.work_done + r.rate * dt);
+      const double gs = static_cast<double>(r.gpus) * dt;
+      r.attained += gs;
+      result_.jobs[static_cast<std::size_t>(id)].gpu_seconds += gs;
+      result_.allocated_gpu_seconds += gs;
+    }
+    r.last_t = now_;
+  }
+
+  void schedule_completion(int id) {
+    Runtime& r = rt_[static_cast<std::size_t>(id)];
+    const double remaining = std::max(0.0, r.work - r.work_done);
+    push({now_ + remaining / r.rate, EvKind::kCompletion, id, r.version, 0});
+  }
+
+  void log(int id, int from, int to, AllocKind kind) {
+    if (cfg_.record_events) result_.events.push_back({now_, id, from, to, kind});
+  }
+
+  bool handle(const Event& e) {
+    Runtime& r = rt_[static_cast<std::size_t>(std::max(e.job, 0))];
+    switch (e.kind) {
+      case EvKind::kArrival:
+        r.active = true;
+        r.last_t = now_;
+        active_.push_back(e.job);
+        views_.push_back(make_view(e.job));
+        return true;
+      case EvKind::kWakeup:
+        return e.version == wake_version_;
+      case EvKind::kRestartEnd:
+        if (e.version != r.version || r.done) return false;
+        advance(e.job);
+        r.state = JobState::kRunning;
+        r.rate = true_rate(e.job, r.gpus);
+        schedule_completion(e.job);
+        return false;
+      case EvKind::kCompletion: {
+        if (e.version != r.version || r.done) return false;
+        advance(e.job);
+        r.work_done = r.work;
+        JobResult& res = result_.jobs[static_cast<std::size_t>(e.job)];
+        res.finish = now_;
+        result_.last_finish = std::max(result_.last_finish, now_);
+        log(e.job, r.gpus, 0, AllocKind::kFinish);
+        if (placer_) {
+          placer_->clock(now_);
+          placer_->release(e.job);
+        }
+        r.gpus = 0;
+        r.done = true;
+        r.active = false;
+        ++finished_;
+        {
+          const std::size_t pos = position(e.job);
+          active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(pos));
+          views_.erase(views_.begin() + static_cast<std::ptrdiff_t>(pos));
+          holders_.erase(std::find(holders_.begin(), holders_.end(), e.job));
+        }
+        strat_.on_finish(e.job);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  JobView make_view(int id) {
+    const Runtime& r = rt_[static_cast<std::size_t>(id)];
+    JobView v;
+    v.pub = &pub_[static_cast<std::size_t>(id)];
+    Belief* belief = beliefs_[static_cast<std::size_t>(id)].get();
+    if (belief != nullptr) belief->observe_progress(r.work_done);
+    v.belief = belief;
+    v.gpus = r.gpus;
+    v.state = r.state;
+    v.started = r.started;
+    v.work_done = r.work_done;
+    v.ready_at = r.ready_at;
+    v.attained_gpu_seconds = r.attained;
+    v.first_start = r.started ? result_.jobs[static_cast<std::size_t>(id)].first_start : -1.0;
+    return v;
+  }
+
+  // Index of an active job in active_ / views_ (active_ is in id order: ids follow arrival order).
+  std::size_t position(int id) const {
+    const auto it = std::lower_bound(active_.begin(), active_.end(), id);
+    return static_cast<std::size_t>(it - active_.begin());
+  }
+
+  void refresh_view(int id) {
+    advance(id);
+    views_[position(id)] = make_view(id);
+  }
+
+  // The snapshot is kept between decisions: only jobs holding GPUs (their progress moves with time) and jobs whose
+  // state changed since the last decision are refreshed, so a decision costs O(holders + changes), not O(queue).
+  void run_strategy() {
+    for (int id : holders_)
+      refresh_view(id);
+    for (int id : dirty_) {
+      if (!rt_[static_cast<std::size_t>(id)].done) refresh_view(id);
+    }
+    dirty_.clear();
+    Snapshot s;
+    s.now = now_;
+    s.total_gpus = cfg_.total_gpus();
+    s.gpus_per_node = cfg_.cluster.gpus_per_node;
+    s.jobs = views_;
+    s.probe = this;
+    ++result_.decisions;
+    const Decision d = strat_.decide(s);
+    apply(d);
+  }
+
+  void apply(const Decision& d) {
+    auto who = [this] { return "strategy '" + strat_.name() + "'"; };
+    if (d.gpus.size() != active_.size()) {
+      throw std::logic_error(who() + " returned " + std::to_string(d.gpus.size()) + " allocations for " +
+                             std::to_string(active_.size()) + " jobs");
+    }
+    long total = 0;
+    for (std::size_t k = 0; k < d.gpus.size(); ++k) {
+      const int w = d.gpus[k];
+      const JobPublic& p = pub_[static_cast<std::size_t>(active_[k])];
+      if (w < 0 || (w > 0 && (w < p.min_gpus || w > p.max_gpus))) {
+        throw std::logic_error(who() + " gave job " + p.name + " " + std::to_string(w) + " GPUs (limits " +
+                               std::to_string(p.min_gpus) + ".." + std::to_string(p.max_gpus) + ")");
+      }
+      total += w;
+    }
+    if (total > cfg_.total_gpus()) {
+      throw std::logic_error(who() + " allocated " + std::to_string(total) + " GPUs of " +
+                             std::to_string(cfg_.total_gpus()));
+    }
+    if (placer_) place(d);
+    for (std::size_t k = 0; k < d.gpus.size(); ++k)
+      change(active_[k], d.gpus[k]);
+    if (placer_ && placer_->defragment()) {
+      for (std::size_t k = 0; k < d.gpus.size(); ++k)
+        if (rt_[static_cast<std::size_t>(active_[k])].state == JobState::kRunning) migrate(active_[k]);
+    }
+    ++wake_version_;
+    if (d.wakeup_at < kInf) {
+      if (!(d.wakeup_at > now_)) throw std::logic_error(who() + " asked to be woken at a time not in the future");
+      push({d.wakeup_at, EvKind::kWakeup, -1, wake_version_, 0});
+    }
+  }
+
+  // Releases every job whose count changes, then places them, largest first (ties: snapshot order).
+  void place(const Decision& d) {
+    placer_->clock(now_);
+    std::vector<std::size_t> moved;
+    for (std::size_t k = 0; k < d.gpus.size(); ++k) {
+      if (d.gpus[k] != rt_[static_cast<std::size_t>(active_[k])].gpus) {
+        placer_->release(active_[k]);
+        if (d.gpus[k] > 0) moved.push_back(k);
+      }
+    }
+    std::stable_sort(moved.begin(), moved.end(), [&](std::size_t a, std::size_t b) { return d.gpus[a] > d.gpus[b]; });
+    for (std::size_t k : moved)
+      placer_->place(active_[k], d.gpus[k]);
+  }
+
+  // Same count, better GPUs: a restart, logged and counted as a migration.
+  void migrate(int id) {
+    if (!placer_->try_improve(id)) return;
+    Runtime& r = rt_[static_cast<std::size_t>(id)];
+    advance(id);
+    ++r.version;
+    ++result_.jobs[static_cast<std::size_t>(id)].restarts;
+    log(id, r.gpus, r.gpus, AllocKind::kMigrate);
+    begin_restart(id);
+  }
+
+  void change(int id, int to) {
+    Runtime& r = rt_[static_cast<std::size_t>(id)];
+    const int from = r.gpus;
+    if (from == to) return;
+    advance(id);
+    dirty_.push_back(id);
+    if (from == 0) holders_.push_back(id);
+    if (to == 0) holders_.erase(std::find(holders_.begin(), holders_.end(), id));
+    JobResult& res = result_.jobs[static_cast<std::size_t>(id)];
+    ++r.version;
+    r.gpus = to;
+    res.max_gpus = std::max(res.max_gpus, to);
+    if (to == 0) {
+      r.state = JobState::kWaiting;
+      r.rate = 0.0;
+      log(id, from, 0, AllocKind::kPreempt);
+      return;
+    }
+    if (!r.started) {
+      r.started = true;
+      res.first_start = now_;
+      r.state = JobState::kRunning;
+      r.rate = true_rate(id, to);
+      schedule_completion(id);
+      log(id, from, to, AllocKind::kStart);
+      return;
+    }
+    ++res.restarts;
+    log(id, from, to, from == 0 ? AllocKind::kResume : AllocKind::kResize);
+    begin_restart(id);
+  }
+
+  // A started job that changed GPUs pauses for the restart cost (holding its new GPUs), then runs again.
+  void begin_restart(int id) {
+    Runtime& r = rt_[static_cast<std::size_t>(id)];
+    const double cost = cfg_.restart.cost_s + cfg_.restart.cost_per_gpu_s * static_cast<double>(r.gpus);
+    if (cost > 0.0) {
+      r.state = JobState::kRestarting;
+      r.rate = 0.0;
+      r.ready_at = now_ + cost;
+      push({r.ready_at, EvKind::kRestartEnd, id, r.version, 0});
+    } else {
+      r.state = JobState::kRunning;
+      r.rate = true_rate(id, r.gpus);
+      schedule_completion(id);
+    }
+  }
+
+  void check() {
+    EngineCheckView v;
+    v.now = now_;
+    v.total_gpus = cfg_.total_gpus();
+    v.finished = finished_;
+    for (int id : active_) {
+      advance(id);
+      const Runtime& r = rt_[static_cast<std::size_t>(id)];
+      v.gpus_in_use += r.gpus;
+      v.active.push_back({id, r.gpus, r.state, r.work_done, r.work});
+    }
+    checker_(v);
+  }
+
+  const Workload& wl_;
+  Strategy& strat_;
+  EngineConfig cfg_;
+  EngineChecker checker_;
+  Rng measure_rng_;
+  std::vector<Runtime> rt_;
+  std::vector<JobPublic> pub_;
+  std::vector<std::unique_ptr<Belief>> beliefs_;
+  std::vector<int> active_;
+  std::vector<JobView> views_;  // parallel to active_
+  std::vector<int> holders_;    // active jobs with GPUs > 0
+  std::vector<int> dirty_;      // jobs changed since the last snapshot
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> heap_;
+  RunResult result_;
+  double now_ = 0.0;
+  std::uint64_t seq_ = 0;
+  std::uint32_t wake_version_ = 0;
+  int finished_ = 0;
+  std::unique_ptr<Placer> placer_;  // null unless a topology or placement policy is configured
+  RingComm ref_ring_;
+};
+
+}  // namespace
+
+RunResult simulate(const Workload& workload, Strategy& strategy, const BeliefSource& beliefs,
+                   const EngineConfig& config, const EngineChecker& checker) {
+  Engine e(workload, strategy, beliefs, config, checker);
+  return e.run();
+}
+
+}  // namespace ringsched

@@ -1,0 +1,98 @@
+// sim/engine/engine.h — the discrete-event engine: arrivals, completions, restarts and strategy wake-ups on a binary
+// heap (no fixed time step). It owns the truth; strategies see a Snapshot of public facts, progress and beliefs.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/beliefs/belief_sources.h"
+#include "sim/cluster/cluster_config.h"
+#include "strategies/strategy.h"
+#include "workloads/workload.h"
+
+namespace ringsched {
+
+// What a resize costs (the `restart` key of a config): a started job that changes its GPU count (or resumes) pauses
+// for cost_s + cost_per_gpu_s x its new GPU count, holding its new GPUs and making no progress.
+struct RestartCost {
+  double cost_s = 10.0;
+  double cost_per_gpu_s = 0.0;
+};
+
+struct EngineConfig {
+  ClusterConfig cluster;
+  RestartCost restart;
+  bool record_events = true;  // keep the allocation-change log
+  std::uint64_t seed = 1;     // measurement-noise stream of the Probe
+  [[nodiscard]] int total_gpus() const { return cluster.total_gpus(); }
+};
+
+struct JobResult {
+  int id = 0;
+  std::string name;
+  std::string class_name;
+  double arrival = 0.0;
+  double first_start = 0.0;
+  double finish = 0.0;
+  int restarts = 0;
+  double gpu_seconds = 0.0;  // allocated GPU-seconds, restarts included
+  int max_gpus = 0;          // the largest allocation it held
+  double work = 0.0;         // samples
+};
+
+enum class AllocKind { kStart, kResize, kPreempt, kResume, kFinish, kMigrate };
+std::string to_string(AllocKind kind);
+
+struct AllocationEvent {
+  double time = 0.0;
+  int job = 0;
+  int from = 0;
+  int to = 0;
+  AllocKind kind = AllocKind::kStart;
+};
+
+struct RunResult {
+  std::vector<JobResult> jobs;  // by job id
+  std::vector<AllocationEvent> events;
+  double first_arrival = 0.0;
+  double last_finish = 0.0;
+  double allocated_gpu_seconds = 0.0;
+  std::uint64_t events_processed = 0;  // heap events handled
+  std::uint64_t decisions = 0;         // strategy calls
+  // Placement metrics (only with a placement policy; see sim/cluster/placement.h).
+  bool placed = false;
+  int migrations = 0;
+  double fragmented_gpu_seconds = 0.0;
+  double node_span_seconds = 0.0;
+  double holding_job_seconds = 0.0;
+};
+
+// What an invariant checker sees after every batch of simultaneous events (tests use it).
+struct EngineCheckView {
+  double now = 0.0;
+  int total_gpus = 0;
+  int gpus_in_use = 0;
+  struct Job {
+    int id;
+    int gpus;
+    JobState state;
+    double work_done;
+    double work;
+  };
+  std::vector<Job> active;
+  int finished = 0;
+};
+using EngineChecker = std::function<void(const EngineCheckView&)>;
+
+// A job's public facts (what its owner submitted), from its truth record and class; max_gpus capped at total_gpus.
+JobPublic public_facts(const JobTruth& t, const JobClass& c, int total_gpus);
+
+// Runs one replicate. Throws std::logic_error if the strategy returns an invalid decision (wrong size, counts
+// outside a job's limits, more GPUs than exist) or leaves jobs waiting forever.
+RunResult simulate(const Workload& workload, Strategy& strategy, const BeliefSource& beliefs,
+                   const EngineConfig& config, const EngineChecker& checker = nullptr);
+
+}  // namespace ringsched

@@ -1,0 +1,107 @@
+// sim/engine/metrics.cpp — metric computation and replicate aggregation.
+#include "sim/engine/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+#include <boost/math/distributions/students_t.hpp>
+
+namespace ringsched {
+
+double quantile(std::vector<double> values, double q) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const double pos = q * static_cast<double>(values.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(lo + 1, values.size() - 1);
+  const double frac = pos - static_cast<double>(lo);
+  return values[lo] + (values[hi] - values[lo]) * frac;
+}
+
+RunMetrics compute_metrics(const RunResult& run, int total_gpus) {
+  RunMetrics m;
+  m.jobs = static_cast<int>(run.jobs.size());
+  if (run.jobs.empty()) return m;
+  std::vector<double> jct;
+  jct.reserve(run.jobs.size());
+  double queue = 0.0;
+  double restarts = 0.0;
+  for (const auto& j : run.jobs) {
+    jct.push_back(j.finish - j.arrival);
+    queue += j.first_start - j.arrival;
+    restarts += j.restarts;
+  }
+  const double n = static_cast<double>(run.jobs.size());
+  m.mean_jct_s = std::accumulate(jct.begin(), jct.end(), 0.0) / n;
+  m.median_jct_s = quantile(jct, 0.5);
+  m.p95_jct_s = quantile(jct, 0.95);
+  m.makespan_s = run.last_finish - run.first_arrival;
+  m.mean_queue_s = queue / n;
+  m.gpu_utilisation =
+      m.makespan_s > 0.0 ? run.allocated_gpu_seconds / (static_cast<double>(total_gpus) * m.makespan_s) : 0.0;
+  m.restarts_per_job = restarts / n;
+  if (run.placed) {
+    m.placed = true;
+    m.fragmentation =
+        m.makespan_s > 0.0 ? run.fragmented_gpu_seconds / (static_cast<double>(total_gpus) * m.makespan_s) : 0.0;
+    m.mean_nodes_spanned = run.holding_job_seconds > 0.0 ? run.node_span_seconds / run.holding_job_seconds : 0.0;
+    m.migrations_per_job = static_cast<double>(run.migrations) / n;
+  }
+  return m;
+}
+
+const std::vector<std::string>& metric_names() {
+  static const std::vector<std::string> names = {"mean_jct_s",   "median_jct_s",    "p95_jct_s",       "makespan_s",
+                                                 "mean_queue_s", "gpu_utilisation", "restarts_per_job"};
+  return names;
+}
+
+double metric_value(const RunMetrics& m, const std::string& name) {
+  if (name == "mean_jct_s") return m.mean_jct_s;
+  if (name == "median_jct_s") return m.median_jct_s;
+  if (name == "p95_jct_s") return m.p95_jct_s;
+  if (name == "makespan_s") return m.makespan_s;
+  if (name == "mean_queue_s") return m.mean_queue_s;
+  if (name == "gpu_utilisation") return m.gpu_utilisation;
+  if (name == "restarts_per_job") return m.restarts_per_job;
+  if (name == "fragmentation") return m.fragmentation;
+  if (name == "mean_nodes_spanned") return m.mean_nodes_spanned;
+  if (name == "migrations_per_job") return m.migrations_per_job;
+  if (name == "gap_mean") return m.gap_mean;
+  if (name == "gap_p95") return m.gap_p95;
+  if (name == "gap_max") return m.gap_max;
+  throw std::invalid_argument("unknown metric " + name);
+}
+
+const std::vector<std::string>& extra_metric_names() {
+  static const std::vector<std::string> names = {
+      "fragmentation", "mean_nodes_spanned", "migrations_per_job", "gap_mean", "gap_p95", "gap_max"};
+  return names;
+}
+
+void set_gap_metrics(RunMetrics& m, const std::vector<double>& gaps) {
+  m.gap_decisions = static_cast<int>(gaps.size());
+  if (gaps.empty()) return;
+  m.gap_mean = std::accumulate(gaps.begin(), gaps.end(), 0.0) / static_cast<double>(gaps.size());
+  m.gap_p95 = quantile(gaps, 0.95);
+  m.gap_max = *std::max_element(gaps.begin(), gaps.end());
+}
+
+Aggregate aggregate(const std::vector<double>& values) {
+  Aggregate a;
+  a.n = static_cast<int>(values.size());
+  if (values.empty()) return a;
+  a.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(a.n);
+  if (a.n < 2) return a;
+  double ss = 0.0;
+  for (double v : values)
+    ss += (v - a.mean) * (v - a.mean);
+  a.sd = std::sqrt(ss / static_cast<double>(a.n - 1));
+  const boost::math::students_t dist(static_cast<double>(a.n - 1));
+  a.ci95 = boost::math::quantile(boost::math::complement(dist, 0.025)) * a.sd / std::sqrt(static_cast<double>(a.n));
+  return a;
+}
+
+}  // namespace ringsched

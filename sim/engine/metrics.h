@@ -1,0 +1,56 @@
+// sim/engine/metrics.h — per-run metrics (JCT mean/median/p95, makespan, queueing delay, GPU utilisation, restarts) and
+// aggregation across replicates (mean, sample standard deviation, 95% confidence half-width by Student's t).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/engine/engine.h"
+
+namespace ringsched {
+
+struct RunMetrics {
+  int jobs = 0;
+  double mean_jct_s = 0.0;
+  double median_jct_s = 0.0;
+  double p95_jct_s = 0.0;
+  double makespan_s = 0.0;       // last completion - first arrival
+  double mean_queue_s = 0.0;     // first start - arrival, averaged
+  double gpu_utilisation = 0.0;  // allocated GPU-seconds / (GPUs * makespan)
+  double restarts_per_job = 0.0;
+  // Placement and optimality-gap metrics (docs/topology.md). Not in metric_names(), so default outputs keep their
+  // columns; listed by extra_metric_names() and printed by render_placement_report
+  // (sim/experiments/placement_report.h).
+  bool placed = false;              // a placement policy ran
+  double fragmentation = 0.0;       // time-average of free GPUs on partially occupied nodes / total GPUs
+  double mean_nodes_spanned = 0.0;  // time-average nodes spanned per job holding GPUs
+  double migrations_per_job = 0.0;
+  int gap_decisions = 0;  // decisions with a recorded optimality gap (output.optimality_gap)
+  double gap_mean = 0.0;
+  double gap_p95 = 0.0;
+  double gap_max = 0.0;
+};
+
+RunMetrics compute_metrics(const RunResult& run, int total_gpus);
+
+// Metric names in output order, and access by name.
+const std::vector<std::string>& metric_names();
+double metric_value(const RunMetrics& m, const std::string& name);
+// fragmentation, mean_nodes_spanned, migrations_per_job, gap_mean, gap_p95, gap_max (also accepted by metric_value).
+const std::vector<std::string>& extra_metric_names();
+// Fills gap_decisions/mean/p95/max from per-decision gaps.
+void set_gap_metrics(RunMetrics& m, const std::vector<double>& gaps);
+
+struct Aggregate {
+  int n = 0;
+  double mean = 0.0;
+  double sd = 0.0;    // sample standard deviation (n - 1)
+  double ci95 = 0.0;  // half-width: t(0.975, n-1) * sd / sqrt(n); 0 when n < 2
+};
+
+Aggregate aggregate(const std::vector<double>& values);
+
+// Linear-interpolation quantile (type 7) of unsorted values, q in [0, 1].
+double quantile(std::vector<double> values, double q);
+
+}  // namespace ringsched

@@ -1,0 +1,426 @@
+// sim/experiments/config.cpp — experiment config parsing: one function per top-level key, each validating its values
+// and naming the file and JSON path of anything wrong.
+#include "sim/experiments/config.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "sim/beliefs/belief_sources.h"
+#include "sim/experiments/measurement_tables.h"
+#include "strategies/registry.h"
+#include "workloads/json_reader.h"
+#include "workloads/pollux.h"
+
+namespace ringsched {
+
+std::vector<std::pair<std::string, double>> default_levels() {
+  return {{"light", 0.3}, {"moderate", 0.6}, {"heavy", 0.9}, {"extreme", 1.5}};
+}
+
+namespace {
+
+std::string resolve_path(const std::string& file, const std::string& base_dir) {
+  std::filesystem::path p(file);
+  if (p.is_relative() && !base_dir.empty()) p = std::filesystem::path(base_dir) / p;
+  return p.string();
+}
+
+// ---- workload ----
+
+// "pollux" (unless a built-in catalog of that name exists) is the six Pollux applications of the data folder
+// (workload.pollux_dir, else the shipped one) with measured-table truth (workloads/pollux.h), work_sigma 0 (set
+// workload.work_sigma); anything else: load_catalog.
+std::shared_ptr<const Catalog> load_experiment_catalog(const JsonReader& wl, const std::string& base_dir) {
+  const auto cat = wl.at("catalog");
+  if (cat.is_object()) {
+    if (wl.has("pollux_dir")) wl.at("pollux_dir").fail("only with \"catalog\": \"pollux\"");
+    return std::make_shared<const Catalog>(parse_catalog(cat.value(), wl.file(), cat.path(), base_dir));
+  }
+  const std::string name = cat.as_string();
+  const bool pollux = name == "pollux" && builtin_catalog_text(name).empty();
+  if (!pollux && wl.has("pollux_dir")) wl.at("pollux_dir").fail("only with \"catalog\": \"pollux\"");
+  try {
+    if (pollux) {
+      const std::string dir =
+          wl.has("pollux_dir") ? resolve_path(wl.at("pollux_dir").as_string(), base_dir) : default_pollux_dir();
+      return std::make_shared<const Catalog>(pollux_catalog(dir, 0.0));
+    }
+    return std::make_shared<const Catalog>(load_catalog(name, base_dir));
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    if (msg.rfind(wl.file() + ": ", 0) == 0) throw;  // already names the config
+    throw InputError(cat.where() + ": " + msg);
+  }
+}
+
+// workload.batch_mode / large_batch_penalty / work_sigma: per-config overrides applied to every class (the
+// catalog is left untouched when none is given).
+std::shared_ptr<const Catalog> apply_class_overrides(const JsonReader& wl, std::shared_ptr<const Catalog> catalog) {
+  if (!wl.has("batch_mode") && !wl.has("large_batch_penalty") && !wl.has("work_sigma")) return catalog;
+  Catalog copy = *catalog;
+  if (auto bm = wl.maybe("batch_mode")) {
+    const std::string mode = bm->as_string();
+    BatchMode m = BatchMode::kFixedGlobal;
+    if (mode == "fixed_per_worker") {
+      m = BatchMode::kFixedPerWorker;
+    } else if (mode != "fixed_global") {
+      bm->fail("unknown batch mode '" + mode + "' (valid: fixed_global, fixed_per_worker)");
+    }
+    for (auto& cls : copy.classes)
+      cls.batch_mode = m;
+  }
+  if (auto pen = wl.maybe("large_batch_penalty")) {
+    const double p = pen->as_non_negative();
+    if (p > 10.0) pen->fail("must be <= 10");
+    for (const auto& cls : copy.classes) {
+      if (cls.batch_mode != BatchMode::kFixedPerWorker) {
+        pen->fail("applies to fixed_per_worker classes only; class '" + cls.name +
+                  "' is fixed_global (set workload.batch_mode to fixed_per_worker)");
+      }
+    }
+    for (auto& cls : copy.classes)
+      cls.large_batch_penalty = p;
+  }
+  if (auto ws = wl.maybe("work_sigma")) {
+    const double sigma = ws->as_non_negative();
+    if (sigma > 3.0) ws->fail("must be <= 3");
+    for (auto& cls : copy.classes)
+      cls.work_sigma = sigma;
+  }
+  return std::make_shared<const Catalog>(std::move(copy));
+}
+
+Trace read_trace_file(const JsonReader& tr, const std::string& path, const std::string& format, const std::string& unit,
+                      ExperimentConfig& c) {
+  if (format == "pollux") {
+    for (const char* key : {"columns", "submit_format", "class"}) {
+      if (tr.has(key)) tr.at(key).fail("only for format \"generic\"");
+    }
+    return read_pollux_workload(path);
+  }
+  if (format != "generic") tr.at("format").fail("unknown trace format '" + format + "' (valid: pollux, generic)");
+  GenericTraceSpec g;
+  g.time_unit = unit;
+  g.submit_format = tr.string_or("submit_format", "auto");
+  if (g.submit_format != "auto" && g.submit_format != "number" && g.submit_format != "datetime") {
+    tr.at("submit_format").fail("unknown value '" + g.submit_format + "' (valid: auto, number, datetime)");
+  }
+  if (auto cols = tr.maybe("columns")) {
+    cols->expect_object({"submit", "duration", "gpus"});
+    g.submit_column = cols->string_or("submit", g.submit_column);
+    g.duration_column = cols->string_or("duration", g.duration_column);
+    g.gpus_column = cols->string_or("gpus", g.gpus_column);
+  }
+  c.workload.trace_spec.class_name = tr.string_or("class", "");
+  const Catalog& cat = *c.workload.catalog;
+  if (!c.workload.trace_spec.class_name.empty() && cat.find(c.workload.trace_spec.class_name) < 0) {
+    tr.at("class").fail("class '" + c.workload.trace_spec.class_name + "' is not in catalog " + cat.name +
+                        " (classes: " + join_names(cat.class_names()) + ")");
+  }
+  return read_generic_trace(path, g);
+}
+
+// workload.trace: reads the trace once (rows are shared by every replicate; only per-job noise depends on the seed)
+// and checks every row against the catalog now, so bad rows fail validation with file:line.
+void parse_trace(const JsonReader& tr, const std::string& base_dir, ExperimentConfig& c) {
+  tr.expect_object({"file", "format", "time_unit", "time_scale", "columns", "submit_format", "class", "max_gpus"});
+  const auto file = tr.at("file");
+  const std::string path = resolve_path(file.as_string(), base_dir);
+  const std::string format = tr.string_or("format", "pollux");
+  const std::string unit = tr.string_or("time_unit", "s");
+  double unit_s = 1.0;
+  try {
+    unit_s = time_unit_seconds(unit, tr.where() + ".time_unit");
+  } catch (const InputError&) {
+    tr.at("time_unit").fail("unknown time unit '" + unit + "' (valid: s, ms, min, h)");
+  }
+  TraceWorkloadSpec& spec = c.workload.trace_spec;
+  spec.time_scale = tr.positive_or("time_scale", 1.0);
+  spec.max_gpus = static_cast<int>(tr.integer_in_or("max_gpus", 1, c.total_gpus(), c.total_gpus()));
+  Trace trace;
+  try {
+    trace = read_trace_file(tr, path, format, unit, c);
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    if (msg.rfind(c.origin + ": ", 0) == 0) throw;  // already names the config
+    throw InputError(file.where() + ": " + msg);
+  }
+  if (format == "pollux") spec.time_scale *= unit_s;  // Pollux files give seconds; time_unit reinterprets them
+  c.workload.jobs = static_cast<int>(trace.jobs.size());
+  c.workload.trace = std::make_shared<const Trace>(std::move(trace));
+}
+
+void parse_workload(const JsonReader& wl, const std::string& base_dir, ExperimentConfig& c) {
+  wl.expect_object({"catalog", "jobs", "arrival", "speed_sigma", "loss_sigma", "trace", "batch_mode",
+                    "large_batch_penalty", "work_sigma", "pollux_dir"});
+  WorkloadConfig& w = c.workload;
+  w.catalog = apply_class_overrides(wl, load_experiment_catalog(wl, base_dir));
+  try {
+    check_catalog_fits_cluster(*w.catalog, c.total_gpus(), w.catalog->origin);
+  } catch (const InputError& e) {
+    throw InputError(wl.where() + ".catalog: " + e.what());
+  }
+  w.speed_sigma = wl.non_negative_or("speed_sigma", 0.0);
+  if (w.speed_sigma > 3.0) wl.at("speed_sigma").fail("must be <= 3");
+  w.loss_sigma = wl.non_negative_or("loss_sigma", 0.02);
+  if (w.loss_sigma > 3.0) wl.at("loss_sigma").fail("must be <= 3");
+  if (auto tr = wl.maybe("trace")) {
+    if (wl.has("arrival")) wl.at("arrival").fail("give either workload.arrival or workload.trace, not both");
+    parse_trace(*tr, base_dir, c);
+    if (auto j = wl.maybe("jobs")) w.jobs = std::min(w.jobs, static_cast<int>(j->as_integer_in(1, 10'000'000)));
+    try {
+      TraceWorkloadSpec spec = w.trace_spec;
+      spec.max_jobs = w.jobs;
+      spec.gpus_per_node = c.cluster.gpus_per_node;
+      (void)workload_from_trace(*w.trace, w.catalog, spec, 0);  // unknown applications fail here with file:line
+    } catch (const InputError& e) {
+      throw InputError(tr->at("file").where() + ": " + e.what());
+    }
+    return;
+  }
+  w.jobs = static_cast<int>(wl.at("jobs").as_integer_in(1, 10'000'000));
+}
+
+// ---- levels ----
+
+// `load` or `rate_per_hour` of a level (or of workload.arrival); false when neither is given.
+bool resolve_rate(const JsonReader& holder, const ExperimentConfig& c, LevelSpec& level) {
+  const bool has_load = holder.has("load");
+  const bool has_rate = holder.has("rate_per_hour");
+  if (has_load && has_rate) holder.fail("give either load or rate_per_hour, not both");
+  if (has_load) {
+    level.load = holder.at("load").as_positive();
+    if (level.load > 100.0) holder.at("load").fail("must be <= 100 (offered load, 1 = the cluster's capacity)");
+    level.rate_per_s = rate_for_load(*c.workload.catalog, level.load, c.total_gpus(), c.cluster.gpus_per_node);
+    return true;
+  }
+  if (has_rate) {
+    level.rate_per_s = holder.at("rate_per_hour").as_positive() / 3600.0;
+    level.load = 0.0;
+    return true;
+  }
+  return false;
+}
+
+void parse_levels(const JsonReader& r, ExperimentConfig& c) {
+  const auto wl = r.at("workload");
+  if (c.workload.trace) {
+    // Trace-driven arrivals: one level named "trace".
+    if (r.has("levels")) r.at("levels").fail("levels need Poisson arrivals; a trace fixes its own arrival times");
+    c.levels.push_back(LevelSpec{"trace", 0.0, 0.0});
+    return;
+  }
+  const auto arrival = wl.at("arrival");
+  arrival.expect_object({"process", "load", "rate_per_hour"});
+  const auto process = arrival.at("process");
+  if (process.as_string() != "poisson") {
+    process.fail("unknown arrival process '" + process.as_string() + "' (valid: poisson)");
+  }
+  if (auto levels = r.maybe("levels")) {
+    if (arrival.has("load") || arrival.has("rate_per_hour")) {
+      arrival.fail("give load/rate_per_hour either here or in levels, not both");
+    }
+    for (const auto& lr : levels->non_empty_elements()) {
+      lr.expect_object({"name", "load", "rate_per_hour"});
+      LevelSpec level;
+      level.name = lr.at("name").as_string();
+      if (level.name.empty()) lr.at("name").fail("must not be empty");
+      for (const auto& other : c.levels) {
+        if (other.name == level.name) lr.at("name").fail("duplicate level name '" + level.name + "'");
+      }
+      if (!resolve_rate(lr, c, level)) lr.fail("needs load or rate_per_hour");
+      c.levels.push_back(level);
+    }
+    return;
+  }
+  LevelSpec level;
+  level.name = "default";
+  if (!resolve_rate(arrival, c, level)) arrival.fail("needs load or rate_per_hour (or give top-level levels)");
+  c.levels.push_back(level);
+}
+
+// ---- strategies ----
+
+StrategySpec parse_strategy(const JsonReader& r) {
+  StrategySpec s;
+  s.json_path = r.path();
+  if (r.is_string()) {
+    s.name = r.as_string();
+  } else {
+    r.expect_object({"name", "label", "beliefs", "params"});
+    s.name = r.at("name").as_string();
+    s.label = r.string_or("label", "");
+    s.beliefs = r.string_or("beliefs", "");
+    if (auto p = r.maybe("params")) s.params = p->value();
+  }
+  const StrategyInfo info = find_strategy(s.name, r.where());
+  if (s.beliefs.empty()) s.beliefs = info.default_beliefs;
+  const auto names = belief_source_names();
+  if (std::find(names.begin(), names.end(), s.beliefs) == names.end()) {
+    (r.is_string() ? r : r.at("beliefs"))
+        .fail("unknown belief source '" + s.beliefs + "' (valid: " + join_names(names) + ")");
+  }
+  if (s.label.empty()) s.label = s.beliefs == info.default_beliefs ? s.name : s.name + "[" + s.beliefs + "]";
+  // Validate params now (unknown keys, types) by building one instance.
+  JsonReader pr(s.params, r.file(), r.path() + ".params");
+  pr.expect_object(info.params);
+  (void)info.make(pr);
+  return s;
+}
+
+void parse_strategies(const JsonReader& list, ExperimentConfig& c) {
+  for (const auto& sr : list.non_empty_elements()) {
+    StrategySpec s = parse_strategy(sr);
+    for (const auto& other : c.strategies) {
+      if (other.label == s.label) sr.fail("duplicate strategy label '" + s.label + "' (give a distinct \"label\")");
+    }
+    if (s.beliefs == "online") {
+      for (const auto& cls : c.workload.catalog->classes) {
+        if (!cls.convergence) {
+          sr.fail("belief source 'online' needs a loss curve for every class; class '" + cls.name + "' of catalog '" +
+                  c.workload.catalog->name + "' has none (add \"convergence\" to the class, docs/config.md, or use " +
+                  "the \"pollux\" catalog)");
+        }
+      }
+    }
+    c.strategies.push_back(std::move(s));
+  }
+}
+
+// ---- beliefs ----
+
+ProbePoint parse_probe(const JsonReader& p, const ClusterConfig& cl) {
+  ProbePoint pp;
+  if (p.is_string()) {
+    const std::string s = p.as_string();
+    if (s.empty() || s.size() > static_cast<std::size_t>(cl.nodes) ||
+        s.find_first_not_of("123456789") != std::string::npos) {
+      p.fail("a placement is one digit 1-9 per node, at most " + std::to_string(cl.nodes) +
+             " nodes (e.g. \"44\": 4 GPUs on each of 2 nodes); got '" + s + "'");
+    }
+    pp.nodes = static_cast<int>(s.size());
+    pp.label = s;
+    pp.w = 0;
+    for (char ch : s) {
+      const int g = ch - '0';
+      if (g > cl.gpus_per_node)
+        p.fail("'" + s + "' puts " + std::to_string(g) + " GPUs on a node of " + std::to_string(cl.gpus_per_node));
+      pp.w += g;
+    }
+    return pp;
+  }
+  if (p.is_object()) {
+    p.expect_object({"gpus", "nodes"});
+    pp.nodes = static_cast<int>(p.at("nodes").as_integer_in(1, cl.nodes));
+    pp.w =
+        static_cast<int>(p.at("gpus").as_integer_in(pp.nodes, static_cast<std::int64_t>(pp.nodes) * cl.gpus_per_node));
+    return pp;
+  }
+  pp.w = static_cast<int>(p.as_integer_in(1, cl.total_gpus()));
+  pp.packed = true;
+  pp.nodes = packed_nodes(pp.w, cl.gpus_per_node);
+  return pp;
+}
+
+TrainingSpec parse_training(const JsonReader& h, const ExperimentConfig& c) {
+  TrainingSpec t;
+  t.runs = static_cast<int>(h.integer_in_or("runs", 1, 1000, 5));
+  t.seed = static_cast<std::uint64_t>(h.integer_in_or("seed", 0, (std::int64_t{1} << 53), 1000003));
+  t.speed_sigma = h.non_negative_or("speed_sigma", c.workload.speed_sigma);
+  if (t.speed_sigma > 3.0) h.at("speed_sigma").fail("must be <= 3");
+  if (auto ws = h.maybe("work_sigma")) {
+    t.work_sigma = ws->as_non_negative();
+    if (*t.work_sigma > 3.0) ws->fail("must be <= 3");
+  }
+  t.measurement_sigma = h.non_negative_or("measurement_sigma", 0.05);
+  if (t.measurement_sigma > 3.0) h.at("measurement_sigma").fail("must be <= 3");
+  t.protocol = parse_fit_protocol(h.string_or("protocol", "paper"), h.where() + ".protocol");
+  if (auto probes = h.maybe("probes")) {
+    for (const auto& p : probes->non_empty_elements())
+      t.probes.push_back(parse_probe(p, c.cluster));
+  }
+  t.gpus_per_node = c.cluster.gpus_per_node;
+  t.max_gpus = c.total_gpus();
+  return t;
+}
+
+void parse_beliefs(const JsonReader& b, ExperimentConfig& c) {
+  b.expect_object({"history", "exploration"});
+  if (auto ex = b.maybe("exploration")) {
+    ex->expect_object({"measurement_sigma"});
+    c.beliefs.exploration_measurement_sigma = ex->non_negative_or("measurement_sigma", 0.05);
+    if (c.beliefs.exploration_measurement_sigma > 3.0) ex->at("measurement_sigma").fail("must be <= 3");
+  }
+  const auto h = b.maybe("history");
+  if (!h) return;
+  h->expect_object({"from", "runs", "seed", "speed_sigma", "work_sigma", "measurement_sigma", "protocol", "probes"});
+  const std::string from = h->string_or("from", "catalog");
+  if (from == "catalog") {
+    for (const auto& item : h->value().items()) {
+      if (item.key() != "from") h->at(item.key()).fail("only with \"from\": \"training_runs\"");
+    }
+    return;
+  }
+  if (from != "training_runs") h->at("from").fail("unknown value '" + from + "' (valid: catalog, training_runs)");
+  c.beliefs.training = parse_training(*h, c);
+  const Catalog& truth = *c.workload.catalog;
+  const TrainingData data = make_training_data(truth, *c.beliefs.training);
+  c.beliefs.history =
+      std::make_shared<const Catalog>(fit_history_catalog(truth.classes, data, *c.beliefs.training, h->where()));
+}
+
+// ---- the rest ----
+
+void parse_restart(const JsonReader& restart, ExperimentConfig& c) {
+  restart.expect_object({"cost_s", "cost_per_gpu_s"});
+  c.restart.cost_s = restart.non_negative_or("cost_s", 10.0);
+  c.restart.cost_per_gpu_s = restart.non_negative_or("cost_per_gpu_s", 0.0);
+  if (c.restart.cost_s > 86400.0) restart.at("cost_s").fail("must be <= 86400 (one day)");
+}
+
+void parse_output(const JsonReader& out, ExperimentConfig& c) {
+  out.expect_object({"events", "optimality_gap", "prediction_errors"});
+  c.output.optimality_gap = out.bool_or("optimality_gap", false);
+  c.output.prediction_errors = out.bool_or("prediction_errors", false);
+  const std::string ev = out.string_or("events", "first_seed");
+  if (ev == "none") {
+    c.output.events = EventsMode::kNone;
+  } else if (ev == "first_seed") {
+    c.output.events = EventsMode::kFirstSeed;
+  } else if (ev == "all") {
+    c.output.events = EventsMode::kAll;
+  } else {
+    out.at("events").fail("unknown value '" + ev + "' (valid: none, first_seed, all)");
+  }
+}
+
+}  // namespace
+
+ExperimentConfig parse_experiment(const nlohmann::json& doc, const std::string& origin, const std::string& base_dir) {
+  register_measurement_table_source();
+  JsonReader r(doc, origin);
+  r.expect_object({"description", "cluster", "workload", "levels", "strategies", "beliefs", "restart", "seeds",
+                   "base_seed", "output"});
+  ExperimentConfig c;
+  c.origin = origin;
+  c.source = doc;
+  c.description = r.string_or("description", "");
+  c.cluster = parse_cluster(r.at("cluster"));
+  parse_workload(r.at("workload"), base_dir, c);
+  parse_levels(r, c);
+  parse_strategies(r.at("strategies"), c);
+  if (auto b = r.maybe("beliefs")) parse_beliefs(*b, c);
+  if (auto restart = r.maybe("restart")) parse_restart(*restart, c);
+  c.seeds = static_cast<int>(r.integer_in_or("seeds", 1, 100000, 20));
+  c.base_seed = static_cast<std::uint64_t>(r.integer_in_or("base_seed", 0, (std::int64_t{1} << 53), 1));
+  if (auto out = r.maybe("output")) parse_output(*out, c);
+  return c;
+}
+
+ExperimentConfig load_experiment(const std::string& path) {
+  const auto doc = read_json_file(path);
+  const auto dir = std::filesystem::path(path).parent_path().string();
+  return parse_experiment(doc, path, dir);
+}
+
+}  // namespace ringsched

@@ -1,0 +1,33 @@
+// sim/experiments/fit_command.h — `ringsched fit`: reads measured points (Pollux tables by application, a plain CSV
+// `gpus,nodes,global_batch,step_seconds`, or profiler measurement files when built with the profiler's
+// ringsched_measurement library), fits them under a protocol (sim/beliefs/speed_fit.h) and prints a catalog class
+// entry with the fit quality and, for Pollux input, Eq. 1 fitted to the loss points. Format: docs/heldout.md.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ringsched {
+
+struct FitCommandOptions {
+  std::string pollux;                     // application name, or "all" for the protocol comparison table
+  std::string csv;                        // plain points CSV
+  std::vector<std::string> measurements;  // profiler measurement files
+  std::string protocol = "two-level";
+  std::string pollux_dir;   // "" = default_pollux_dir()
+  std::string name;         // class name for CSV / measurement input
+  double model_size = 0.0;  // millions of parameters (CSV input; required)
+  int gpus_per_node = 4;
+  double work_samples = 0.0;  // CSV / measurement input; 0 = a placeholder the user must replace (flagged)
+  int max_gpus = 64;
+  std::string format = "json";  // json (entry + quality) or md (Pollux comparison table)
+  std::string out;              // write the JSON here too (atomically)
+};
+
+// Runs `ringsched fit`; writes the result to `out`. Throws InputError for bad input.
+int run_fit_command(const FitCommandOptions& o, std::ostream& out);
+// Whether profiler measurement files can be read (built with ringsched_measurement).
+bool fit_has_measurement_support();
+
+}  // namespace ringsched

@@ -1,0 +1,401 @@
+// sim/experiments/report.cpp — Table 3 and summary rendering, CSV/JSON outputs.
+#include "sim/experiments/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "sim/experiments/atomic_file.h"
+#include "sim/experiments/builtin_configs.h"
+
+namespace ringsched {
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"') out += '"';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+nlohmann::json agg_json(const Aggregate& a) {
+  return nlohmann::json{{"mean", a.mean}, {"sd", a.sd}, {"ci95", a.ci95}, {"n", a.n}};
+}
+
+std::string level_desc(const LevelSpec& l) {
+  if (l.load > 0.0) return l.name + " (load " + num(l.load) + ")";
+  return l.name + " (" + num(l.rate_per_s * 3600.0) + " jobs/h)";
+}
+
+}  // namespace
+
+Format parse_format(const std::string& name) {
+  if (name == "md") return Format::kMarkdown;
+  if (name == "csv") return Format::kCsv;
+  if (name == "json") return Format::kJson;
+  throw InputError("--format: unknown format '" + name + "' (valid: md, csv, json)");
+}
+
+int strategy_index(const ExperimentConfig& c, const std::string& label) {
+  for (std::size_t i = 0; i < c.strategies.size(); ++i) {
+    if (c.strategies[i].label == label) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+Aggregate cell_aggregate(const ExperimentConfig& c, const ExperimentResult& r, int level, int strategy,
+                         const std::string& metric) {
+  std::vector<double> v;
+  for (int s = 0; s < c.seeds; ++s) {
+    const auto& run = r.run(c, level, strategy, s);
+    if (run.error.empty()) v.push_back(metric_value(run.metrics, metric));
+  }
+  return aggregate(v);
+}
+
+PairedRatio paired_ratio(const ExperimentConfig& c, const ExperimentResult& r, int level, int strategy, int reference) {
+  PairedRatio p;
+  if (strategy < 0 || reference < 0) return p;
+  std::vector<double> v;
+  for (int s = 0; s < c.seeds; ++s) {
+    const auto& a = r.run(c, level, strategy, s);
+    const auto& b = r.run(c, level, reference, s);
+    if (a.error.empty() && b.error.empty() && b.metrics.mean_jct_s > 0.0) {
+      v.push_back(a.metrics.mean_jct_s / b.metrics.mean_jct_s);
+    }
+  }
+  if (v.empty()) return p;
+  p.available = true;
+  p.ratio = aggregate(v);
+  return p;
+}
+
+std::string render_table3(const ExperimentConfig& c, const ExperimentResult& r, Format f) {
+  const int eight = strategy_index(c, "eight");
+  const int L = static_cast<int>(c.levels.size());
+  const int S = static_cast<int>(c.strategies.size());
+  if (f == Format::kJson) return summary_json(c, r).dump(2) + "\n";
+  std::ostringstream out;
+  if (f == Format::kCsv) {
+    out << "level,load,strategy,mean_jct_min,ci95_min,n,ratio_to_eight,ratio_ci95\n";
+    for (int l = 0; l < L; ++l) {
+      for (int s = 0; s < S; ++s) {
+        const Aggregate a = cell_aggregate(c, r, l, s, "mean_jct_s");
+        const PairedRatio pr = paired_ratio(c, r, l, s, eight);
+        out << csv_field(c.levels[l].name) << ',' << num(c.levels[l].load) << ',' << csv_field(c.strategies[s].label)
+            << ',' << num(a.mean / 60.0) << ',' << num(a.ci95 / 60.0) << ',' << a.n << ','
+            << (pr.available ? num(pr.ratio.mean) : "") << ',' << (pr.available ? num(pr.ratio.ci95) : "") << '\n';
+      }
+    }
+    return out.str();
+  }
+  out << "Mean job completion time in minutes (mean +- 95% CI over " << c.seeds << " seeds, " << c.workload.jobs
+      << " jobs each, " << c.total_gpus() << " GPUs); in brackets the paired ratio to eight (lower is better).\n\n";
+  out << "| contention |";
+  for (const auto& s : c.strategies)
+    out << ' ' << s.label << " |";
+  out << "\n|---|";
+  for (int s = 0; s < S; ++s)
+    out << "---|";
+  out << '\n';
+  for (int l = 0; l < L; ++l) {
+    out << "| " << level_desc(c.levels[l]) << " |";
+    for (int s = 0; s < S; ++s) {
+      const Aggregate a = cell_aggregate(c, r, l, s, "mean_jct_s");
+      out << ' ' << fmt("%.1f", a.mean / 60.0) << " +- " << fmt("%.1f", a.ci95 / 60.0);
+      const PairedRatio pr = paired_ratio(c, r, l, s, eight);
+      if (pr.available && s != eight) out << " (" << fmt("%.2f", pr.ratio.mean) << "x)";
+      out << " |";
+    }
+    out << '\n';
+  }
+  const int pre = strategy_index(c, "precompute");
+  const int exp = strategy_index(c, "exploratory");
+  if (eight >= 0 && (pre >= 0 || exp >= 0)) {
+    out << '\n';
+    for (int l = 0; l < L; ++l) {
+      out << "- " << c.levels[l].name << ':';
+      if (pre >= 0) {
+        const PairedRatio pr = paired_ratio(c, r, l, pre, eight);
+        if (pr.available) {
+          const double speedup = 1.0 / pr.ratio.mean;
+          out << " precompute/eight JCT = " << fmt("%.2f", pr.ratio.mean) << " +- " << fmt("%.2f", pr.ratio.ci95)
+              << " (" << fmt("%.2f", speedup) << "x faster): at least 2x better: "
+              << (pr.ratio.mean <= 0.5
+                      ? (pr.ratio.mean + pr.ratio.ci95 <= 0.5 ? "yes" : "yes (point estimate; CI reaches above 0.5)")
+                      : "no")
+              << '.';
+        }
+      }
+      if (exp >= 0) {
+        const PairedRatio pr = paired_ratio(c, r, l, exp, eight);
+        if (pr.available) {
+          const double hi = pr.ratio.mean + pr.ratio.ci95;
+          const double lo = pr.ratio.mean - pr.ratio.ci95;
+          out << " exploratory/eight JCT = " << fmt("%.2f", pr.ratio.mean) << " +- " << fmt("%.2f", pr.ratio.ci95)
+              << ": beats eight: " << (hi < 1.0 ? "yes" : (lo > 1.0 ? "no (worse)" : "not significantly")) << '.';
+        }
+      }
+      out << '\n';
+    }
+  }
+  return out.str();
+}
+
+std::string render_summary(const ExperimentConfig& c, const ExperimentResult& r, Format f) {
+  if (f == Format::kJson) return summary_json(c, r).dump(2) + "\n";
+  const auto& names = metric_names();
+  std::ostringstream out;
+  const int L = static_cast<int>(c.levels.size());
+  const int S = static_cast<int>(c.strategies.size());
+  if (f == Format::kCsv) {
+    out << "level,strategy,metric,mean,sd,ci95,n\n";
+    for (int l = 0; l < L; ++l)
+      for (int s = 0; s < S; ++s)
+        for (const auto& m : names) {
+          const Aggregate a = cell_aggregate(c, r, l, s, m);
+          out << csv_field(c.levels[l].name) << ',' << csv_field(c.strategies[s].label) << ',' << m << ','
+              << num(a.mean) << ',' << num(a.sd) << ',' << num(a.ci95) << ',' << a.n << '\n';
+        }
+    return out.str();
+  }
+  out << "Per level and strategy: mean +- 95% CI over " << c.seeds << " seeds (times in minutes).\n\n";
+  out << "| level | strategy | mean JCT | median JCT | p95 JCT | makespan | queueing | GPU util | restarts/job |\n";
+  out << "|---|---|---|---|---|---|---|---|---|\n";
+  for (int l = 0; l < L; ++l) {
+    for (int s = 0; s < S; ++s) {
+      out << "| " << c.levels[l].name << " | " << c.strategies[s].label << " |";
+      for (const auto& m : names) {
+        const Aggregate a = cell_aggregate(c, r, l, s, m);
+        const double scale = (m == "gpu_utilisation" || m == "restarts_per_job") ? 1.0 : 1.0 / 60.0;
+        const char* f2 = m == "gpu_utilisation" ? "%.3f" : "%.1f";
+        out << ' ' << fmt(f2, a.mean * scale) << " +- " << fmt(f2, a.ci95 * scale) << " |";
+      }
+      out << '\n';
+    }
+  }
+  return out.str();
+}
+
+nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r) {
+  nlohmann::json j;
+  j["ringsched_version"] = RINGSCHED_VERSION;
+  j["config_origin"] = c.origin;
+  j["config"] = c.source;
+  j["total_gpus"] = c.total_gpus();
+  j["seeds"] = c.seeds;
+  j["jobs_per_run"] = c.workload.jobs;
+  nlohmann::json levels = nlohmann::json::array();
+  for (const auto& l : c.levels) {
+    levels.push_back({{"name", l.name}, {"load", l.load}, {"rate_per_hour", l.rate_per_s * 3600.0}});
+  }
+  j["levels"] = levels;
+  nlohmann::json strats = nlohmann::json::array();
+  for (const auto& s : c.strategies) {
+    strats.push_back({{"label", s.label}, {"name", s.name}, {"beliefs", s.beliefs}, {"params", s.params}});
+  }
+  j["strategies"] = strats;
+  const int eight = strategy_index(c, "eight");
+  nlohmann::json cells = nlohmann::json::array();
+  for (int l = 0; l < static_cast<int>(c.levels.size()); ++l) {
+    for (int s = 0; s < static_cast<int>(c.strategies.size()); ++s) {
+      nlohmann::json cell;
+      cell["level"] = c.levels[l].name;
+      cell["strategy"] = c.strategies[s].label;
+      nlohmann::json metrics;
+      for (const auto& m : metric_names())
+        metrics[m] = agg_json(cell_aggregate(c, r, l, s, m));
+      cell["metrics"] = metrics;
+      const PairedRatio pr = paired_ratio(c, r, l, s, eight);
+      if (pr.available) cell["jct_ratio_to_eight"] = agg_json(pr.ratio);
+      cells.push_back(cell);
+    }
+  }
+  j["cells"] = cells;
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& run : r.runs) {
+    nlohmann::json jr;
+    jr["level"] = c.levels[static_cast<std::size_t>(run.level)].name;
+    jr["strategy"] = c.strategies[static_cast<std::size_t>(run.strategy)].label;
+    jr["seed"] = run.seed;
+    if (!run.error.empty()) {
+      jr["error"] = run.error;
+    } else {
+      nlohmann::json m;
+      for (const auto& name : metric_names())
+        m[name] = metric_value(run.metrics, name);
+      jr["metrics"] = m;
+    }
+    runs.push_back(jr);
+  }
+  j["runs"] = runs;
+  if (c.output.prediction_errors) {
+    nlohmann::json errs = nlohmann::json::array();
+    for (const auto& e : r.prediction_errors) {
+      errs.push_back({{"source", e.source},
+                      {"jobs", e.jobs},
+                      {"speed_mape_pct", e.speed_mape},
+                      {"speed_mape_16plus_pct", e.speed_mape_16},
+                      {"work_mape_pct", e.work_mape}});
+    }
+    j["prediction_errors"] = errs;
+  }
+  if (r.table_lookups() > 0) {
+    j["table_lookups"] = r.table_lookups();
+    j["table_clamped"] = r.table_clamped();
+  }
+  return j;
+}
+
+std::string prediction_errors_csv(const ExperimentResult& r) {
+  std::ostringstream out;
+  out << "source,jobs,speed_mape_pct,speed_mape_16plus_pct,work_mape_pct\n";
+  for (const auto& e : r.prediction_errors)
+    out << e.source << ',' << e.jobs << ',' << e.speed_mape << ',' << e.speed_mape_16 << ',' << e.work_mape << '\n';
+  return out.str();
+}
+
+namespace {
+
+std::string prediction_errors_md(const ExperimentConfig& c, const ExperimentResult& r) {
+  int top = 1;
+  for (const auto& cls : c.workload.catalog->classes)
+    top = std::max(top, std::min(cls.max_gpus, c.total_gpus()));
+  std::ostringstream out;
+  out << "\nPrediction error of each belief source on the " << (c.beliefs.training ? "held-out " : "")
+      << "jobs (first level, all seeds; speed over every GPU count 1-" << top << ", packed on "
+      << c.cluster.gpus_per_node << "-GPU nodes; "
+      << (c.beliefs.training ? "history fitted under " + c.beliefs.training->describe()
+                             : std::string("history = the catalog's class models"))
+      << "; online@P%: the online belief once the job has done P% of its true work):\n\n";
+  out << "| belief source | used by | jobs | speed MAPE | speed MAPE 16+ GPUs | work MAPE "
+         "|\n|---|---|---|---|---|---|\n";
+  for (const auto& e : r.prediction_errors) {
+    out << "| " << e.source << " | " << prediction_error_used_by(c, e.source) << " | " << e.jobs << " | "
+        << fmt("%.1f", e.speed_mape) << "% | " << fmt("%.1f", e.speed_mape_16) << "% | " << fmt("%.1f", e.work_mape)
+        << "% |\n";
+  }
+  return out.str();
+}
+
+}  // namespace
+
+std::string render_belief_report(const ExperimentConfig& c, const ExperimentResult& r, Format f) {
+  if (f == Format::kJson) return "";
+  std::ostringstream out;
+  if (f == Format::kCsv) {
+    if (c.output.prediction_errors) out << '\n' << prediction_errors_csv(r);
+    return out.str();
+  }
+  if (c.output.prediction_errors) out << prediction_errors_md(c, r);
+  const std::uint64_t lookups = r.table_lookups();
+  if (lookups > 0) {
+    const std::uint64_t clamped = r.table_clamped();
+    const double pct = 100.0 * static_cast<double>(clamped) / static_cast<double>(lookups);
+    out << "\nMeasured-table lookups outside the measured range (answered by clamping): " << clamped << " of "
+        << lookups << " (" << fmt("%.1f", pct) << "%).\n";
+  }
+  return out.str();
+}
+
+std::string block_heading(const ExperimentConfig& c) {
+  const std::string builtin = builtin_config_name_of_origin(c.origin);
+  std::ostringstream out;
+  out << "## ";
+  if (builtin == "in-sample") {
+    out << "In-sample: the paper's setting, " << c.cluster.nodes << " nodes x " << c.cluster.gpus_per_node << " GPUs, `"
+        << c.workload.catalog->name << "` catalog; the scheduler's beliefs are the simulator's truth";
+  } else if (builtin == "held-out") {
+    out << "Held-out: six Pollux applications on " << c.cluster.nodes << " nodes x " << c.cluster.gpus_per_node
+        << " GPUs, measured-table truth (noise sigma " << c.workload.speed_sigma << ")";
+    if (c.beliefs.training) {
+      out << ", history fitted on " << c.beliefs.training->runs << " training runs per class under "
+          << c.beliefs.training->describe();
+    }
+    out << " (docs/heldout.md)";
+  } else {
+    out << (c.beliefs.training ? "Held-out: " : "In-sample: ") << c.origin;
+    if (!c.description.empty()) out << ": " << c.description;
+  }
+  out << "\n\n";
+  return out.str();
+}
+
+std::string jobs_csv(const ExperimentConfig& c, const ExperimentResult& r) {
+  std::ostringstream out;
+  out << "level,strategy,seed,job_id,name,class,arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,"
+         "gpu_seconds,max_gpus,work_samples\n";
+  for (const auto& run : r.runs) {
+    for (const auto& j : run.jobs) {
+      out << csv_field(c.levels[static_cast<std::size_t>(run.level)].name) << ','
+          << csv_field(c.strategies[static_cast<std::size_t>(run.strategy)].label) << ',' << run.seed << ',' << j.id
+          << ',' << csv_field(j.name) << ',' << csv_field(j.class_name) << ',' << num(j.arrival) << ','
+          << num(j.first_start) << ',' << num(j.finish) << ',' << num(j.finish - j.arrival) << ','
+          << num(j.first_start - j.arrival) << ',' << j.restarts << ',' << num(j.gpu_seconds) << ',' << j.max_gpus
+          << ',' << num(j.work) << '\n';
+    }
+  }
+  return out.str();
+}
+
+std::string events_csv(const ExperimentConfig& c, const ExperimentResult& r) {
+  std::ostringstream out;
+  out << "level,strategy,seed,time_s,job_id,from_gpus,to_gpus,kind\n";
+  for (const auto& run : r.runs) {
+    for (const auto& e : run.events) {
+      out << csv_field(c.levels[static_cast<std::size_t>(run.level)].name) << ','
+          << csv_field(c.strategies[static_cast<std::size_t>(run.strategy)].label) << ',' << run.seed << ','
+          << num(e.time) << ',' << e.job << ',' << e.from << ',' << e.to << ',' << to_string(e.kind) << '\n';
+    }
+  }
+  return out.str();
+}
+
+void write_outputs(const std::string& dir, const ExperimentConfig& c, const ExperimentResult& r) {
+  ensure_directory(dir);
+  const std::string base = dir + "/";
+  write_file_atomic(base + "summary.json", summary_json(c, r).dump(2) + "\n");
+  write_file_atomic(base + "jobs.csv", jobs_csv(c, r));
+  write_file_atomic(base + "events.csv", events_csv(c, r));
+  write_file_atomic(base + "table.md",
+                    render_table3(c, r, Format::kMarkdown) + render_belief_report(c, r, Format::kMarkdown));
+  write_file_atomic(base + "table.csv", render_table3(c, r, Format::kCsv));
+  if (c.output.prediction_errors) write_file_atomic(base + "prediction_errors.csv", prediction_errors_csv(r));
+}
+
+int failed_runs(const ExperimentResult& r) {
+  int n = 0;
+  for (const auto& run : r.runs)
+    n += run.error.empty() ? 0 : 1;
+  return n;
+}
+
+std::string describe_failures(const ExperimentConfig& c, const ExperimentResult& r) {
+  std::ostringstream out;
+  for (const auto& run : r.runs) {
+    if (run.error.empty()) continue;
+    out << "run failed: level " << c.levels[static_cast<std::size_t>(run.level)].name << ", strategy "
+        << c.strategies[static_cast<std::size_t>(run.strategy)].label << ", seed " << run.seed << ": " << run.error
+        << '\n';
+  }
+  return out.str();
+}
+
+}  // namespace ringsched

@@ -1,0 +1,56 @@
+// sim/experiments/report.h — renders experiment results: the Table 3 view (levels x strategies, mean JCT +- 95% CI and
+// the paired ratio to `eight`, plus verdict lines), the full metric summary, and the output files (summary.json,
+// jobs.csv, events.csv) written atomically.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/experiments/runner.h"
+
+namespace ringsched {
+
+enum class Format { kMarkdown, kCsv, kJson };
+// "md", "csv", "json"; throws InputError otherwise.
+Format parse_format(const std::string& name);
+
+struct PairedRatio {
+  bool available = false;
+  Aggregate ratio;  // per-seed JCT(strategy) / JCT(reference), aggregated over seeds
+};
+
+// Per-seed paired ratio of mean JCT between two strategies at one level.
+PairedRatio paired_ratio(const ExperimentConfig& c, const ExperimentResult& r, int level, int strategy, int reference);
+// Index of the strategy labelled `label`, or -1.
+int strategy_index(const ExperimentConfig& c, const std::string& label);
+// Aggregate of one metric over the seeds of a (level, strategy) cell (failed runs excluded).
+Aggregate cell_aggregate(const ExperimentConfig& c, const ExperimentResult& r, int level, int strategy,
+                         const std::string& metric);
+
+std::string render_table3(const ExperimentConfig& c, const ExperimentResult& r, Format f);
+// After the main table: the prediction-error table (when output.prediction_errors) and, when any measured-table
+// lookup was made, how many fell outside the measured range. Markdown and CSV; empty for JSON (summary_json has both)
+// and when there is nothing to report.
+std::string render_belief_report(const ExperimentConfig& c, const ExperimentResult& r, Format f);
+// The prediction errors as CSV: header `source,jobs,speed_mape_pct,speed_mape_16plus_pct,work_mape_pct`.
+std::string prediction_errors_csv(const ExperimentResult& r);
+// The Markdown heading of a table3 block ("## In-sample: ..." / "## Held-out: ..."), from the config.
+std::string block_heading(const ExperimentConfig& c);
+std::string render_summary(const ExperimentConfig& c, const ExperimentResult& r, Format f);
+nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r);
+std::string jobs_csv(const ExperimentConfig& c, const ExperimentResult& r);
+std::string events_csv(const ExperimentConfig& c, const ExperimentResult& r);
+
+// Writes summary.json, jobs.csv, events.csv, table.md (with the belief report), table.csv and, with prediction
+// errors, prediction_errors.csv into dir (created if needed).
+void write_outputs(const std::string& dir, const ExperimentConfig& c, const ExperimentResult& r);
+
+// Number of failed runs; their errors are listed by describe_failures.
+int failed_runs(const ExperimentResult& r);
+std::string describe_failures(const ExperimentConfig& c, const ExperimentResult& r);
+
+// A CSV field: as is, or quoted (inner quotes doubled) when it holds a comma, quote or newline.
+std::string csv_field(const std::string& s);
+
+}  // namespace ringsched

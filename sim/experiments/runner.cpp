@@ -1,0 +1,134 @@
+// sim/experiments/runner.cpp — belief construction per replicate and the parallel, order-preserving runner.
+#include "sim/experiments/runner.h"
+
+#include "models/table_speed.h"
+#include "sim/engine/observers.h"
+#include "sim/engine/optimality_gap.h"
+#include "sim/experiments/parallel.h"
+#include "strategies/registry.h"
+#include "workloads/json_reader.h"
+
+namespace ringsched {
+
+const CellRun& ExperimentResult::run(const ExperimentConfig& c, int level, int strategy, int seed_index) const {
+  const auto n_s = c.strategies.size();
+  const auto idx =
+      (static_cast<std::size_t>(level) * n_s + static_cast<std::size_t>(strategy)) * static_cast<std::size_t>(c.seeds) +
+      static_cast<std::size_t>(seed_index);
+  return runs.at(idx);
+}
+
+std::uint64_t ExperimentResult::table_lookups() const {
+  std::uint64_t n = 0;
+  for (const auto& r : runs)
+    n += r.table_lookups;
+  return n;
+}
+
+std::uint64_t ExperimentResult::table_clamped() const {
+  std::uint64_t n = 0;
+  for (const auto& r : runs)
+    n += r.table_clamped;
+  return n;
+}
+
+Workload make_workload(const ExperimentConfig& config, int level, std::uint64_t seed) {
+  const WorkloadConfig& w = config.workload;
+  if (w.trace) {
+    TraceWorkloadSpec spec = w.trace_spec;
+    spec.max_jobs = w.jobs;
+    spec.speed_sigma = w.speed_sigma;
+    spec.gpus_per_node = config.cluster.gpus_per_node;
+    return workload_from_trace(*w.trace, w.catalog, spec, seed);
+  }
+  PoissonSpec spec;
+  spec.rate_per_s = config.levels[static_cast<std::size_t>(level)].rate_per_s;
+  spec.jobs = w.jobs;
+  spec.speed_sigma = w.speed_sigma;
+  return generate_poisson_workload(w.catalog, spec, seed);
+}
+
+EngineConfig engine_config(const ExperimentConfig& config, std::uint64_t seed, bool keep_events) {
+  EngineConfig ec;
+  ec.cluster = config.cluster;
+  ec.restart = config.restart;
+  ec.record_events = keep_events;
+  ec.seed = seed;
+  return ec;
+}
+
+std::shared_ptr<const BeliefSource> make_beliefs(const ExperimentConfig& config, const std::string& name,
+                                                 std::shared_ptr<const Workload> wl, std::uint64_t seed) {
+  if (name == "history") return make_history_source(config.history_catalog());
+  if (name == "exploration") {
+    return make_exploration_source(make_speed_measurer(std::move(wl), config.beliefs.exploration_measurement_sigma,
+                                                       config.cluster.gpus_per_node, seed),
+                                   config.history_catalog());
+  }
+  if (name == "online") {
+    return make_online_source(make_loss_observer(std::move(wl), config.workload.loss_sigma, seed),
+                              config.history_catalog());
+  }
+  return make_belief_source(name, config.origin + ": beliefs");
+}
+
+CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int seed_index, bool keep_events) {
+  CellRun cell;
+  cell.level = level;
+  cell.strategy = strategy;
+  cell.seed_index = seed_index;
+  cell.seed = config.base_seed + static_cast<std::uint64_t>(seed_index);
+  const StrategySpec& spec = config.strategies[static_cast<std::size_t>(strategy)];
+  const StrategyInfo info = find_strategy(spec.name, config.origin + ": " + spec.json_path);
+  JsonReader pr(spec.params, config.origin, spec.json_path + ".params");
+  auto strat = info.make(pr);
+  GapRecorder* gap = nullptr;
+  if (config.output.optimality_gap) {
+    auto rec = std::make_unique<GapRecorder>(std::move(strat));
+    gap = rec.get();
+    strat = std::move(rec);
+  }
+  models::reset_thread_table_stats();
+  auto wl = std::make_shared<const Workload>(make_workload(config, level, cell.seed));
+  auto beliefs = make_beliefs(config, spec.beliefs, wl, cell.seed);
+  RunResult rr = simulate(*wl, *strat, *beliefs, engine_config(config, cell.seed, keep_events));
+  const models::TableStats ts = models::thread_table_stats();
+  cell.table_lookups = ts.lookups;
+  cell.table_clamped = ts.clamped;
+  cell.metrics = compute_metrics(rr, config.total_gpus());
+  if (gap != nullptr) set_gap_metrics(cell.metrics, gap->gaps());
+  cell.events_processed = rr.events_processed;
+  cell.jobs = std::move(rr.jobs);
+  cell.events = std::move(rr.events);
+  return cell;
+}
+
+ExperimentResult run_experiment(const ExperimentConfig& config, int threads) {
+  const auto n_levels = config.levels.size();
+  const auto n_strats = config.strategies.size();
+  const auto seeds = static_cast<std::size_t>(config.seeds);
+  ExperimentResult result;
+  result.runs.resize(n_levels * n_strats * seeds);
+  parallel_for_index(result.runs.size(), threads, [&](std::size_t i) {
+    const int seed_index = static_cast<int>(i % seeds);
+    const int strategy = static_cast<int>((i / seeds) % n_strats);
+    const int level = static_cast<int>(i / (seeds * n_strats));
+    const EventsMode ev = config.output.events;
+    const bool keep = ev == EventsMode::kAll || (ev == EventsMode::kFirstSeed && seed_index == 0);
+    try {
+      result.runs[i] = run_cell(config, level, strategy, seed_index, keep);
+    } catch (const std::exception& e) {
+      CellRun failed;
+      failed.level = level;
+      failed.strategy = strategy;
+      failed.seed_index = seed_index;
+      failed.seed = config.base_seed + static_cast<std::uint64_t>(seed_index);
+      failed.error = e.what();
+      result.runs[i] = std::move(failed);
+    }
+  });
+  if (config.output.prediction_errors) result.prediction_errors = prediction_errors(config);
+  return result;
+}
+
+}  // namespace ringsched

@@ -1,0 +1,208 @@
+// test/sim/experiments/test_heldout.cpp — held-out evaluation as a config: beliefs never read truth (poisoned truth
+// models, for the shipped Pollux tables and for a user's own table file), training runs follow the declared protocol or
+// probes, the built-in held-out config is deterministic for any thread count, and its error table is sane.
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+
+#include "sim/experiments/builtin_configs.h"
+#include "sim/experiments/report.h"
+#include "sim/experiments/runner.h"
+#include "test/input_error_of.h"
+#include "workloads/json_reader.h"
+#include "workloads/pollux.h"
+
+using namespace ringsched;
+using ringsched::test::error_of;
+
+namespace {
+
+const std::string kHeldoutFixtures = std::string(RINGSCHED_TEST_DIR) + "/fixtures/heldout/";
+
+// A speed model that fails the test if anyone asks it for a step time.
+class PoisonStepTime final : public models::StepTimeModel {
+ public:
+  [[nodiscard]] double step_seconds(int, int, double) const override {
+    throw std::logic_error("a belief read the truth model");
+  }
+  [[nodiscard]] std::string kind() const override { return "poison"; }
+};
+
+nlohmann::json small_heldout() {
+  nlohmann::json doc = parse_json_text(builtin_config_text("held-out"), "builtin:heldout");
+  doc["workload"]["jobs"] = 12;
+  doc["seeds"] = 2;
+  doc["strategies"] = {"eight",
+                       "precompute",
+                       "exploratory",
+                       {{"name", "precompute"}, {"beliefs", "oracle"}},
+                       {{"name", "optimus"}, {"beliefs", "online"}}};
+  return doc;
+}
+
+TrainingSpec paper_spec(int runs, std::uint64_t seed) {
+  TrainingSpec s;
+  s.runs = runs;
+  s.seed = seed;
+  s.speed_sigma = 0.1;
+  s.work_sigma = 0.1;
+  s.gpus_per_node = 4;
+  s.max_gpus = 64;
+  return s;
+}
+
+// Fits history on `truth`'s training runs from public facts whose models throw, then checks a belief of class `cls`
+// answers without touching the (also poisoned) truth.
+void check_history_never_reads_truth(const Catalog& truth, const TrainingSpec& spec, const std::string& cls) {
+  const TrainingData data = make_training_data(truth, spec);
+  std::vector<JobClass> pub = truth.classes;
+  for (auto& c : pub) {
+    c.speed = std::make_shared<PoisonStepTime>();
+    c.work_samples = -1.0;
+  }
+  auto history = std::make_shared<const Catalog>(fit_history_catalog(pub, data, spec, "test"));
+  const auto source = make_history_source(history);
+  CHECK_FALSE(source->needs_truth());
+  Catalog poisoned = truth;
+  for (auto& c : poisoned.classes)
+    c.speed = std::make_shared<PoisonStepTime>();
+  BeliefContext ctx{&poisoned, spec.gpus_per_node};
+  JobPublic job;
+  job.class_name = cls;
+  job.max_gpus = 16;
+  const auto belief = source->make(job, ctx, nullptr);
+  REQUIRE(belief);
+  CHECK(belief->throughput(16, 4) > 0.0);  // would throw if it read the poisoned truth
+  CHECK(belief->total_work() > 0.0);
+}
+
+}  // namespace
+
+TEST_CASE("sim::Heldout: history beliefs are built from training measurements only, never the truth", "[heldout]") {
+  const Catalog truth = pollux_catalog(default_pollux_dir(), 0.1);
+  const TrainingSpec spec = paper_spec(3, 99);
+  check_history_never_reads_truth(truth, spec, "imagenet");
+  // The paper protocol measured nothing outside one node or above 4 GPUs.
+  const TrainingData data = make_training_data(truth, spec);
+  for (const auto& p : data.points[0]) {
+    CHECK(p.nodes == 1);
+    CHECK(p.w <= 4);
+  }
+  // Exploration sees only the measured numbers it is handed.
+  auto history = std::make_shared<const Catalog>(fit_history_catalog(truth.classes, data, spec, "test"));
+  int calls = 0;
+  const auto explore = make_exploration_source(
+      [&calls](int) {
+        ++calls;
+        return std::vector<models::SpeedPoint>{
+            {1, 1, 200, 0.5}, {2, 1, 400, 0.52}, {4, 1, 800, 0.55}, {8, 2, 1600, 0.7}};
+      },
+      history);
+  JobPublic job;
+  job.class_name = "imagenet";
+  job.max_gpus = 64;
+  BeliefContext ctx{&truth, 4};
+  const auto eb = explore->make(job, ctx, nullptr);
+  REQUIRE(eb);
+  CHECK(calls == 1);
+  CHECK(eb->throughput(8, 2) > 0.0);
+}
+
+TEST_CASE("sim::Heldout: history beliefs never read a truth the user brought as a table file", "[heldout]") {
+  const nlohmann::json cat = {{"name", "own"},
+                              {"classes",
+                               {{{"name", "mine"},
+                                 {"batch", {{"mode", "fixed_global"}, {"size", 256}}},
+                                 {"model_size_mparams", 25},
+                                 {"work", {{"samples", 1e7}, {"sigma", 0.1}}},
+                                 {"gpus", {{"max", 16}}},
+                                 {"speed", {{"kind", "table"}, {"csv", "own-table.csv"}}}}}}};
+  const Catalog truth = parse_catalog(cat, "own.json", "", kHeldoutFixtures);
+  TrainingSpec spec = paper_spec(4, 7);
+  spec.protocol = FitProtocol::kTwoLevel;
+  // One measured batch: the two-level protocol's five positions (1, 2, 4 GPUs; 2 and 8 on 2 nodes) cannot fit its
+  // six coefficients, however many runs repeat them.
+  CHECK_THROWS_WITH(fit_history_catalog(truth.classes, make_training_data(truth, spec), spec, "own.json"),
+                    Catch::Contains("own.json: class 'mine' (protocol two-level): too few points to fit: the "
+                                    "profiled points leave 5 distinct measured position(s)") &&
+                        Catch::Contains("add probes"));
+  // The probes select exactly the points they name.
+  spec.probes = {ProbePoint{1, 1, true, ""},  ProbePoint{2, 1, true, ""},  ProbePoint{4, 1, true, ""},
+                 ProbePoint{8, 2, false, ""}, ProbePoint{2, 2, false, ""}, ProbePoint{16, 4, false, ""}};
+  const TrainingData data = make_training_data(truth, spec);
+  for (const auto& p : data.points[0]) {
+    const bool named = (p.nodes == 1 && p.w <= 4) || (p.w == 8 && p.nodes == 2) || (p.w == 2 && p.nodes == 2) ||
+                       (p.w == 16 && p.nodes == 4);
+    CHECK(named);
+  }
+  check_history_never_reads_truth(truth, spec, "mine");
+}
+
+TEST_CASE("sim::Heldout: the built-in config is deterministic, and the same for any thread count", "[heldout]") {
+  const ExperimentConfig c = parse_experiment(small_heldout(), "builtin:heldout", "");
+  REQUIRE(c.beliefs.training);
+  REQUIRE(c.beliefs.history);
+  const ExperimentResult ra = run_experiment(c, 1);
+  const ExperimentResult rb = run_experiment(c, 2);
+  REQUIRE(ra.runs.size() == 4u * 5u * 2u);
+  REQUIRE(ra.runs.size() == rb.runs.size());
+  for (std::size_t i = 0; i < ra.runs.size(); ++i) {
+    INFO("run " << i << ": " << ra.runs[i].error);
+    CHECK(ra.runs[i].error.empty());
+    CHECK(ra.runs[i].metrics.mean_jct_s == rb.runs[i].metrics.mean_jct_s);
+    CHECK(ra.runs[i].metrics.makespan_s == rb.runs[i].metrics.makespan_s);
+  }
+  const std::string md = render_table3(c, ra, Format::kMarkdown) + render_belief_report(c, ra, Format::kMarkdown);
+  CHECK(md == render_table3(c, rb, Format::kMarkdown) + render_belief_report(c, rb, Format::kMarkdown));
+  CHECK(ra.table_lookups() == rb.table_lookups());
+  CHECK(ra.table_lookups() > 0);
+  CHECK(summary_json(c, ra).dump() == summary_json(c, rb).dump());
+}
+
+TEST_CASE("sim::Heldout: the prediction-error table", "[heldout]") {
+  const ExperimentConfig c = parse_experiment(small_heldout(), "builtin:heldout", "");
+  const ExperimentResult r = run_experiment(c, 2);
+  const auto& e = r.prediction_errors;
+  REQUIRE(e.size() == 6);
+  CHECK(e[0].source == "oracle");
+  CHECK(e[0].jobs == 24);
+  CHECK(e[0].speed_mape == Approx(0.0).margin(1e-9));  // the oracle is the truth
+  CHECK(e[0].work_mape == Approx(0.0).margin(1e-9));
+  CHECK(e[1].source == "history");
+  CHECK(e[1].work_mape > 0.0);  // per-job work noise the class mean cannot know
+  CHECK(e[2].source == "exploration");
+  CHECK(e[1].speed_mape_16 > 0.0);
+  // online: history's speed model; its work estimate is scored at 25%, 50%, 75% of each job's true work.
+  CHECK(e[3].source == "online@25%");
+  CHECK(e[4].source == "online@50%");
+  CHECK(e[5].source == "online@75%");
+  for (std::size_t i = 3; i < 6; ++i) {
+    CHECK(e[i].jobs == 24);
+    CHECK(e[i].speed_mape == Approx(e[1].speed_mape));
+    CHECK(e[i].work_mape > 0.0);
+  }
+  const std::string md = render_belief_report(c, r, Format::kMarkdown);
+  CHECK(md.find("| belief source |") != std::string::npos);
+  CHECK(md.find("precompute[oracle]") != std::string::npos);
+  CHECK(summary_json(c, r).at("prediction_errors").size() == 6);
+  nlohmann::json bad = small_heldout();
+  bad["strategies"] = {{{"name", "precompute"}, {"beliefs", "crystal-ball"}}};
+  CHECK(error_of([&] { (void)parse_experiment(bad, "h.json", ""); }) ==
+        "h.json: strategies[0].beliefs: unknown belief source 'crystal-ball' (valid: exploration, history, none, "
+        "online, oracle)");
+}
+
+TEST_CASE("sim::Heldout: in-sample history is the truth's class model", "[heldout]") {
+  nlohmann::json doc = parse_json_text(table3_config_text(), "builtin:table3");
+  doc["seeds"] = 1;
+  doc["workload"]["jobs"] = 5;
+  doc["output"] = {{"prediction_errors", true}};
+  const ExperimentConfig c = parse_experiment(doc, "builtin:table3", "");
+  CHECK_FALSE(c.beliefs.training);
+  CHECK(c.history_catalog() == c.workload.catalog);
+  const ExperimentResult r = run_experiment(c, 1);
+  REQUIRE(r.prediction_errors.size() == 3);  // the paper catalog has no loss curves: no online rows
+  CHECK(r.prediction_errors[1].source == "history");
+  CHECK(r.prediction_errors[1].speed_mape == Approx(0.0).margin(1e-9));  // no speed noise in-sample
+  CHECK(r.prediction_errors[1].work_mape == Approx(0.0).margin(1e-9));
+}

@@ -1,0 +1,101 @@
+// test/sim/test_layout.cpp — the house rules of the source layout (DESIGN.md, README "Layout"): dependencies point one
+// way, models <- workloads <- strategies <- sim/{cluster, beliefs} <- sim/engine <- sim/experiments <- sim/cli, and
+// no source includes a header from a folder to its right (or from a sibling room). Read from the source tree.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Rank of a room; a file may include headers of rooms with a lower rank and of its own room. Rooms of equal rank are
+// siblings and may not include each other.
+const std::map<std::string, int>& room_ranks() {
+  static const std::map<std::string, int> ranks = {
+      {"models", 0},      {"workloads", 1},  {"strategies", 2},      {"sim/cluster", 3},
+      {"sim/beliefs", 3}, {"sim/engine", 4}, {"sim/experiments", 5}, {"sim/cli", 6},
+  };
+  return ranks;
+}
+
+// The room of a repository-relative path ("sim/engine/engine.h" -> "sim/engine"), or "" for other folders.
+std::string room_of(const std::string& rel) {
+  std::string best;
+  for (const auto& [room, rank] : room_ranks()) {
+    (void)rank;
+    if (rel.rfind(room + "/", 0) == 0 && room.size() > best.size()) best = room;
+  }
+  return best;
+}
+
+struct Violation {
+  std::string file;
+  std::string include;
+};
+
+std::vector<Violation> layout_violations(const fs::path& root) {
+  std::vector<Violation> out;
+  const std::regex include_re(R"re(^\s*#\s*include\s+"([^"]+)")re");
+  for (const auto& [room, rank] : room_ranks()) {
+    const fs::path dir = root / room;
+    if (!fs::is_directory(dir)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+      const auto ext = entry.path().extension().string();
+      if (ext != ".h" && ext != ".cpp" && ext != ".cu") continue;
+      const std::string rel = fs::relative(entry.path(), root).generic_string();
+      if (room_of(rel) != room) continue;  // a nested room is scanned under its own name
+      std::ifstream in(entry.path());
+      std::string line;
+      std::smatch m;
+      while (std::getline(in, line)) {
+        if (!std::regex_search(line, m, include_re)) continue;
+        const std::string inc = m[1].str();
+        const std::string target = room_of(inc);
+        if (target.empty() || target == room) continue;
+        if (room_ranks().at(target) >= rank) out.push_back({rel, inc});
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("sim::Layout: no room includes a header of a room above it or of a sibling room", "[sim][layout]") {
+  const fs::path root = fs::path(RINGSCHED_TEST_DIR).parent_path();
+  REQUIRE(fs::is_directory(root / "sim" / "engine"));
+  std::string report;
+  for (const auto& v : layout_violations(root))
+    report += v.file + " includes " + v.include + "\n";
+  INFO(report);
+  CHECK(report.empty());
+}
+
+TEST_CASE("sim::Layout: room_of maps paths to the innermost room", "[sim][layout]") {
+  CHECK(room_of("sim/engine/engine.h") == "sim/engine");
+  CHECK(room_of("strategies/eight.cpp") == "strategies");
+  CHECK(room_of("profiler/measurement.h").empty());
+  CHECK(room_of("sim/beliefs/speed_fit.h") == "sim/beliefs");
+}
+
+TEST_CASE("sim::Layout: an include pointing up or sideways is reported", "[sim][layout]") {
+  const fs::path root = fs::temp_directory_path() / ("ringsched-layout-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "sim" / "engine");
+  fs::create_directories(root / "sim" / "cluster");
+  std::ofstream(root / "sim" / "engine" / "a.cpp") << "#include \"sim/experiments/x.h\"\n#include \"models/fit.h\"\n";
+  std::ofstream(root / "sim" / "cluster" / "b.h") << "  #  include \"sim/beliefs/y.h\"\n#include <vector>\n";
+  const auto v = layout_violations(root);
+  fs::remove_all(root);
+  REQUIRE(v.size() == 2);
+  CHECK(((v[0].file == "sim/cluster/b.h" && v[1].file == "sim/engine/a.cpp") ||
+         (v[1].file == "sim/cluster/b.h" && v[0].file == "sim/engine/a.cpp")));
+}

@@ -1,0 +1,28 @@
+// workloads/points_csv.cpp — the plain measured-points CSV reader.
+#include "workloads/points_csv.h"
+
+#include "workloads/csv.h"
+#include "workloads/json_reader.h"
+
+namespace ringsched {
+
+std::vector<models::SpeedPoint> read_points_csv(const std::string& path) {
+  const CsvTable t = read_csv_file(path);
+  const int cg = t.require_column("gpus");
+  const int cn = t.require_column("nodes");
+  const int cb = t.require_column("global_batch");
+  const int cs = t.require_column("step_seconds");
+  if (t.rows.empty()) throw InputError(path + ":2: empty table (no measured points)");
+  std::vector<models::SpeedPoint> out;
+  for (const auto& row : t.rows) {
+    models::SpeedPoint p;
+    p.w = t.integer_in(row, cg, 1, 1 << 20);
+    p.nodes = t.integer_in(row, cn, 1, p.w);
+    p.global_batch = t.positive(row, cb);
+    p.step_seconds = t.positive(row, cs);
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace ringsched
