@@ -122,6 +122,11 @@ void reset_thread_table_stats() {
   thread_stats = TableStats{};
 }
 
+void count_table_lookup(bool clamped) {
+  ++thread_stats.lookups;
+  if (clamped) ++thread_stats.clamped;
+}
+
 std::vector<TablePoint> TableStepTime::points() const {
   std::vector<TablePoint> out;
   for (const auto& [w, row] : rows_) {

@@ -65,6 +65,8 @@ class TableStepTime final : public StepTimeModel {
 // count before a run and reads it after (exact per run, whatever runs beside it on other threads).
 TableStats thread_table_stats();
 void reset_thread_table_stats();
+// Counts one lookup of another measured-table model (the goodput model's) on this thread.
+void count_table_lookup(bool clamped);
 
 // Piecewise-linear interpolation of (xs, ys) at x (xs sorted ascending, distinct, non-empty); outside [xs.front(),
 // xs.back()] returns the edge value and sets clamped.

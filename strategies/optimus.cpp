@@ -1,5 +1,9 @@
 // strategies/optimus.cpp — `optimus`: unit-step greedy marginal gain (Optimus, EuroSys'18) on the same beliefs as
 // precompute. It stops where adding one GPU does not pay, e.g. at 8 when 9 is slower even though 16 is faster.
+// Parameters reproduce the Pollux artifact's Optimus (optimus.py): per-class GPU caps (it gives ncf one GPU) and
+// placing the jobs that changed smallest first (with the `most_free` placement policy).
+#include <algorithm>
+#include <map>
 #include <numeric>
 
 #include "strategies/allocation.h"
@@ -10,14 +14,42 @@ namespace {
 
 class Optimus final : public Strategy {
  public:
+  Optimus(std::map<std::string, int> class_max, bool smallest_first)
+      : class_max_(std::move(class_max)), smallest_first_(smallest_first) {}
   [[nodiscard]] std::string name() const override { return "optimus"; }
   Decision decide(const Snapshot& s) override {
     std::vector<int> candidates(s.jobs.size());
     std::iota(candidates.begin(), candidates.end(), 0);
     Decision d;
-    d.gpus = unit_greedy_allocation(s, candidates, s.total_gpus);
+    if (class_max_.empty()) {
+      d.gpus = unit_greedy_allocation(s, candidates, s.total_gpus);
+    } else {
+      // The same greedy on views whose public GPU limit is capped per class.
+      std::vector<JobPublic> pubs(s.jobs.size());
+      std::vector<JobView> views(s.jobs.begin(), s.jobs.end());
+      for (std::size_t i = 0; i < views.size(); ++i) {
+        pubs[i] = *views[i].pub;
+        const auto it = class_max_.find(pubs[i].class_name);
+        if (it != class_max_.end())
+          pubs[i].max_gpus = std::max(pubs[i].min_gpus, std::min(pubs[i].max_gpus, it->second));
+        views[i].pub = &pubs[i];
+      }
+      Snapshot capped = s;
+      capped.jobs = views;
+      d.gpus = unit_greedy_allocation(capped, candidates, s.total_gpus);
+    }
+    if (smallest_first_) {
+      d.place_order = candidates;
+      std::stable_sort(d.place_order.begin(), d.place_order.end(), [&](int a, int b) {
+        return d.gpus[static_cast<std::size_t>(a)] < d.gpus[static_cast<std::size_t>(b)];
+      });
+    }
     return d;
   }
+
+ private:
+  std::map<std::string, int> class_max_;
+  bool smallest_first_;
 };
 
 }  // namespace
@@ -27,9 +59,25 @@ StrategyInfo optimus_strategy_info() {
   info.name = "optimus";
   info.description =
       "Optimus-style unit-step greedy: add one GPU at a time to the job with the largest believed gain while "
-      "positive (beliefs: history by default). No params.";
+      "positive (beliefs: history by default). Params: class_max_gpus (object: class name -> most GPUs for its "
+      "jobs), placement_order (\"largest_first\", the default, or \"smallest_first\": the order in which jobs "
+      "whose GPU count changed are placed). The Pollux artifact's Optimus: beliefs oracle, class_max_gpus "
+      "{\"ncf\": 1}, placement_order smallest_first, with cluster.placement most_free (docs/fidelity.md).";
   info.default_beliefs = "history";
-  info.make = [](const JsonReader&) -> std::unique_ptr<Strategy> { return std::make_unique<Optimus>(); };
+  info.params = {"class_max_gpus", "placement_order"};
+  info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
+    std::map<std::string, int> caps;
+    if (auto c = p.maybe("class_max_gpus")) {
+      if (!c->is_object()) c->fail("must be an object of class name -> GPU count");
+      for (const auto& item : c->value().items())
+        caps[item.key()] = static_cast<int>(c->at(item.key()).as_integer_in(1, 1 << 20));
+    }
+    const std::string order = p.string_or("placement_order", "largest_first");
+    if (order != "largest_first" && order != "smallest_first") {
+      p.at("placement_order").fail("unknown value '" + order + "' (valid: largest_first, smallest_first)");
+    }
+    return std::make_unique<Optimus>(std::move(caps), order == "smallest_first");
+  };
   return info;
 }
 

@@ -37,5 +37,6 @@ StrategyInfo optimal_strategy_info();   // strategies/optimal.cpp (issue 6)
 StrategyInfo srtf_strategy_info();      // strategies/srtf.cpp
 StrategyInfo tiresias_strategy_info();  // strategies/tiresias.cpp
 StrategyInfo afs_strategy_info();       // strategies/afs.cpp
+StrategyInfo pollux_strategy_info();    // strategies/pollux.cpp
 
 }  // namespace ringsched

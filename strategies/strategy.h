@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "models/goodput.h"
 #include "workloads/job_class.h"
 
 namespace ringsched {
@@ -26,6 +27,13 @@ class Belief {
   // The engine reports the job's observable progress (samples done) before each snapshot that shows the job. Beliefs
   // that learn from progress (`online`: the loss the job has produced so far) update here; others ignore it.
   virtual void observe_progress(double /*work_done*/) {}
+  // Jobs under the goodput model report what their AdaptDL agent measured and fitted (before each snapshot that
+  // shows them); beliefs that plan with it (`agent`) keep it, others ignore it. The engine reports only to beliefs
+  // that want it (a report may need a model fit first).
+  [[nodiscard]] virtual bool wants_goodput_report() const { return false; }
+  virtual void observe_goodput(const models::GoodputReport& /*report*/) {}
+  // The last report kept, or null.
+  [[nodiscard]] virtual const models::GoodputReport* goodput_report() const { return nullptr; }
 };
 
 // What the user submitted with the job: public.
@@ -58,6 +66,7 @@ struct JobView {
   double ready_at = 0.0;              // when a restart ends (state == kRestarting)
   double attained_gpu_seconds = 0.0;  // GPU-seconds received so far (for least-attained-service policies)
   double first_start = -1.0;          // time of first start, -1 if never started
+  int restarts = 0;                   // resizes, resumes and migrations so far
 };
 
 // Measures a running job's throughput at its current allocation, with multiplicative lognormal noise of the given
@@ -68,17 +77,33 @@ class Probe {
   virtual double measure_throughput(int job_id, double sigma) = 0;
 };
 
+// Where jobs' GPUs are, when the engine places jobs on concrete GPUs (a placement policy or topology is set).
+class ClusterView {
+ public:
+  virtual ~ClusterView() = default;
+  [[nodiscard]] virtual int nodes() const = 0;
+  // GPUs job `job_id` holds on each node (size nodes()).
+  [[nodiscard]] virtual std::vector<int> node_gpus(int job_id) const = 0;
+};
+
 struct Snapshot {
   double now = 0.0;
   int total_gpus = 0;
   int gpus_per_node = 1;
   std::span<const JobView> jobs;  // active (arrived, unfinished) jobs in arrival order
   Probe* probe = nullptr;
+  const ClusterView* cluster = nullptr;  // null unless the engine places jobs on concrete GPUs
 };
 
 struct Decision {
   std::vector<int> gpus;                                       // one entry per snapshot job, same order
   double wakeup_at = std::numeric_limits<double>::infinity();  // call again at this time (if no event comes first)
+  // Optional: the order (snapshot indices) in which jobs whose GPU count changed are placed by the engine's
+  // placement policy; empty = largest first, ties in snapshot order.
+  std::vector<int> place_order;
+  // Optional, with a placement policy: the GPUs each job gets on each node (one vector of Snapshot::cluster->nodes()
+  // counts per snapshot job, summing to gpus[i]); a job whose counts change restarts even when its total does not.
+  std::vector<std::vector<int>> node_gpus;
 };
 
 class Strategy {
@@ -88,6 +113,9 @@ class Strategy {
   virtual Decision decide(const Snapshot& snapshot) = 0;
   // Called when a job finishes, so per-job state can be dropped.
   virtual void on_finish(int /*job_id*/) {}
+  // Whether jobs that can adapt their batch size (goodput-model classes with adaptive_batch) do so under this
+  // strategy, as under Pollux; otherwise every job keeps the batch it was submitted with.
+  [[nodiscard]] virtual bool adapts_batch() const { return false; }
 };
 
 // Remaining work the strategy believes is left (>= 1 sample so times stay finite).

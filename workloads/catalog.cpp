@@ -6,8 +6,10 @@
 
 #include "models/table_speed.h"
 #include "workloads/builtin_catalogs.h"
+#include "workloads/goodput_app.h"
 #include "workloads/json_reader.h"
 #include "workloads/speed_registry.h"
+#include "workloads/table_sources.h"
 
 namespace ringsched {
 
@@ -45,9 +47,56 @@ void check_table_covers(const JsonReader& r, const JobClass& c) {
   }
 }
 
+// A class whose truth is the goodput model of a measured application (workloads/goodput_app.h).
+JobClass parse_goodput_class(const JsonReader& r, const std::string& base_dir) {
+  r.expect_object({"name", "description", "weight", "batch", "model_size_mparams", "gpus", "goodput", "derivation"});
+  const auto g = r.at("goodput");
+  g.expect_object({"tables", "max_epochs", "init_batch_size", "max_batch_size", "min_local_bsz", "max_local_bsz",
+                   "adaptive_batch"});
+  GoodputLimits limits;
+  limits.max_epochs = static_cast<int>(g.at("max_epochs").as_integer_in(1, 100000));
+  limits.init_batch_size = g.positive_or("init_batch_size", 0.0);
+  limits.max_batch_size = g.positive_or("max_batch_size", 0.0);
+  limits.min_local_bsz = g.positive_or("min_local_bsz", 0.0);
+  limits.max_local_bsz = g.positive_or("max_local_bsz", 0.0);
+  const std::string name = r.at("name").as_string();
+  if (name.empty()) r.at("name").fail("must not be empty");
+  std::shared_ptr<const GoodputApp> app;
+  try {
+    app = GoodputApp::load(name, resolve_input_path(g.at("tables").as_string(), base_dir), limits);
+  } catch (const InputError& e) {
+    g.at("tables").fail(e.what());
+  }
+  double batch = 0.0;
+  if (auto b = r.maybe("batch")) {
+    b->expect_object({"size"});
+    batch = b->at("size").as_positive();
+    if (batch < app->init_batch_size() || batch > app->max_batch_size()) {
+      b->at("size").fail("must be within the validated batch sizes " + std::to_string(app->init_batch_size()) + ".." +
+                         std::to_string(app->max_batch_size()));
+    }
+  }
+  const auto gpus = r.at("gpus");
+  gpus.expect_object({"min", "max"});
+  JobClass c = goodput_job_class(name, app, batch, static_cast<int>(gpus.at("max").as_integer_in(1, 1 << 20)),
+                                 g.bool_or("adaptive_batch", true));
+  c.min_gpus = static_cast<int>(gpus.integer_in_or("min", 1, 1 << 20, 1));
+  if (c.min_gpus > c.max_gpus) gpus.at("min").fail("must be <= gpus.max (" + std::to_string(c.max_gpus) + ")");
+  if (c.max_gpus > app->max_measured_gpus()) {
+    gpus.at("max").fail("the measured tables of class '" + name + "' go up to " +
+                        std::to_string(app->max_measured_gpus()) + " GPUs but gpus.max is " +
+                        std::to_string(c.max_gpus) + ": measure more GPUs (scalability.csv) or lower gpus.max");
+  }
+  c.description = r.string_or("description", c.description);
+  c.weight = r.positive_or("weight", 1.0);
+  c.model_size_mparams = r.positive_or("model_size_mparams", 1.0);
+  return c;
+}
+
 JobClass parse_class(const JsonReader& r, const std::string& base_dir) {
+  if (r.is_object() && r.has("goodput")) return parse_goodput_class(r, base_dir);
   r.expect_object({"name", "description", "weight", "batch", "model_size_mparams", "work", "gpus", "speed",
-                   "derivation", "convergence"});
+                   "derivation", "convergence", "goodput"});
   JobClass c;
   c.name = r.at("name").as_string();
   if (c.name.empty()) r.at("name").fail("must not be empty");

@@ -8,6 +8,10 @@
 #include "workloads/loss_curve.h"
 
 namespace ringsched {
+class GoodputApp;
+}
+
+namespace ringsched {
 
 // fixed_global: m is the same on any w (Optimus / Eq. 5 convention). fixed_per_worker: m = b*w (Horovod + Eq. 7).
 enum class BatchMode { kFixedGlobal, kFixedPerWorker };
@@ -37,6 +41,14 @@ struct JobClass {
   std::shared_ptr<const LossCurve> convergence;
   double target_loss = 0.0;
   double loss_interval_samples = 0.0;
+  // The goodput job model (workloads/goodput_app.h), optional: when set, a job's truth is the measured application
+  // (step time by placement and per-GPU batch, gradient accumulation, efficiency gain, progress by epoch), its work
+  // is the application's total progress x its initial batch ("samples-equivalent"), and `speed` / `batch_size` are
+  // a view of it at epoch 0 for load arithmetic and catalog-level beliefs. adaptive_batch: under a scheduler that
+  // adapts batch sizes (pollux) the job picks its batch from its own fitted model; otherwise (and always when false)
+  // it keeps the batch it was submitted with (a trace's batch_size, else batch_size here).
+  std::shared_ptr<const GoodputApp> goodput;
+  bool adaptive_batch = true;
 };
 
 // Global batch on w workers.

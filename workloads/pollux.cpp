@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "workloads/csv.h"
+#include "workloads/goodput_app.h"
 #include "workloads/json_reader.h"
 
 namespace ringsched {
@@ -292,6 +293,31 @@ Catalog pollux_catalog(const std::string& dir, double work_sigma) {
   cat.origin = dir;
   for (const auto& n : pollux_app_names())
     cat.classes.push_back(pollux_job_class(*pollux_app(dir, n), work_sigma));
+  return cat;
+}
+
+Catalog pollux_goodput_catalog(const std::string& dir) {
+  struct Setting {
+    const char* name;
+    int max_epochs;
+    double max_local_bsz;
+    bool adaptive;
+  };
+  const Setting settings[] = {{"cifar10", 100, 0.0, true}, {"imagenet", 90, 0.0, true}, {"bert", 2, 0.0, true},
+                              {"ncf", 10, 0.0, false},     {"yolov3", 50, 8.0, true},   {"deepspeech2", 80, 0.0, true}};
+  Catalog cat;
+  cat.name = "pollux-goodput";
+  cat.description = "The six Pollux (OSDI'21) artifact applications with the goodput job model (docs/fidelity.md)";
+  cat.origin = dir;
+  for (const Setting& s : settings) {
+    GoodputLimits limits;
+    limits.max_epochs = s.max_epochs;
+    limits.max_local_bsz = s.max_local_bsz;
+    auto app = GoodputApp::load(s.name, (fs::path(dir) / "traces" / s.name).string(), limits);
+    JobClass c = goodput_job_class(s.name, app, 0.0, 64, s.adaptive);
+    c.model_size_mparams = pollux_model_size(s.name);
+    cat.classes.push_back(std::move(c));
+  }
   return cat;
 }
 

@@ -86,6 +86,11 @@ JobClass pollux_job_class(const PolluxApp& app, double work_sigma);
 // The six applications as one catalog, equal weights.
 Catalog pollux_catalog(const std::string& dir, double work_sigma);
 
+// The six applications with the goodput job model, as the artifact's simulator sets them up (applications.py):
+// max_epochs bert 2, cifar10 100, ncf 10, imagenet 90, deepspeech2 80, yolov3 50; yolov3's per-GPU batch at most 8;
+// ncf keeps its submitted batch even under a batch-adapting scheduler (the artifact fixes it at 32768); GPUs 1..64.
+Catalog pollux_goodput_catalog(const std::string& dir);
+
 // The step-time rows of a folder in the Pollux table format: placements.csv and/or scalability.csv (at least one).
 // Bad rows fail with file:line.
 std::vector<PolluxStepRow> read_pollux_step_tables(const std::string& folder);

@@ -8,6 +8,7 @@
 #include <boost/random/normal_distribution.hpp>
 
 #include "workloads/csv.h"
+#include "workloads/goodput_app.h"
 #include "workloads/json_reader.h"
 #include "workloads/rng.h"
 
@@ -162,6 +163,17 @@ Workload workload_from_trace(const Trace& trace, std::shared_ptr<const Catalog> 
     const double zs = gauss(noise);
     if (trace.format == "pollux") {
       j.work_samples = c.work_samples * std::exp(c.work_sigma * zw - 0.5 * c.work_sigma * c.work_sigma);
+      if (c.goodput) {
+        const auto lo = c.goodput->init_batch_size();
+        const auto hi = c.goodput->max_batch_size();
+        if (tj.batch_size < lo || tj.batch_size > hi) {
+          char buf[160];
+          std::snprintf(buf, sizeof buf, "batch_size %g is outside %s's validated batch sizes %g..%g", tj.batch_size,
+                        tj.application.c_str(), lo, hi);
+          throw InputError(trace.file + ":" + std::to_string(tj.line) + ": " + buf);
+        }
+        j.batch_size = tj.batch_size;
+      }
     } else {
       const int gpn = std::max(1, spec.gpus_per_node);
       j.work_samples = std::max(1.0, tj.duration_s) * class_throughput(c, g, packed_nodes(g, gpn));

@@ -18,7 +18,7 @@ struct TraceJob {
   double duration_s = -1.0;  // generic traces: run time on `gpus` GPUs; -1 = not given
   int gpus = 0;              // GPUs asked for
   std::string application;   // Pollux workloads: the application (class) name
-  double batch_size = 0.0;   // Pollux workloads: global batch asked for (informational)
+  double batch_size = 0.0;   // Pollux workloads: the job's global batch (its class's batch for non-goodput classes)
   int line = 0;              // line in the file
 };
 
@@ -58,7 +58,9 @@ struct TraceWorkloadSpec {
 };
 
 // Pollux traces: each job's class is its application (unknown names fail listing the catalog's classes), work =
-// the class's work with per-job noise (class work_sigma), requested GPUs = num_replicas.
+// the class's work with per-job noise (class work_sigma), requested GPUs = num_replicas, and for goodput-model
+// classes the row's batch_size is the job's global batch (outside the application's validated batch sizes: an
+// InputError naming file:line).
 // Generic traces: a duration-only job becomes work = duration x class_throughput(gpus, packed nodes) of the chosen
 // class, i.e. exactly the work it did in the trace on the GPUs it had (speed noise then changes its run time).
 Workload workload_from_trace(const Trace& trace, std::shared_ptr<const Catalog> catalog, const TraceWorkloadSpec& spec,

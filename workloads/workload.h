@@ -19,6 +19,7 @@ struct JobTruth {
   double speed_factor = 1;  // multiplies the class throughput (per-job noise)
   int requested_gpus = 0;   // from a trace (0 = none); rigid strategies may use it
   std::string name;         // from a trace, else "job-<id>"
+  double batch_size = 0.0;  // global batch the job was submitted with, from a trace (0 = its class's batch)
 };
 
 struct Workload {

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <vector>
 
+#include "workloads/goodput_app.h"
 #include "workloads/json_reader.h"
 
 namespace ringsched {
@@ -26,6 +29,51 @@ class ClassModelBelief final : public Belief {
   std::string source_;
 };
 
+// The truth of a goodput-model job at its fixed batch, as the Pollux artifact's Optimus plans (optimus.py): in
+// optimiser steps. throughput(w, nodes) = 1 / seconds per accumulated step on the packed placement of w GPUs (at
+// least one accumulation step on one GPU, as its predict_step_time does; `nodes` is not used); remaining work = the
+// steps left at the job's batch from the end of its completed epochs to its last epoch (1 once there), so that
+// remaining / throughput = the artifact's steps left x step time.
+class GoodputOracleBelief final : public Belief {
+ public:
+  GoodputOracleBelief(std::shared_ptr<const GoodputApp> app, double batch, int gpus_per_node, double speed_factor)
+      : app_(std::move(app)), batch_(batch), gpn_(std::max(1, gpus_per_node)), factor_(speed_factor) {
+    GoodputOracleBelief::observe_progress(0.0);
+  }
+  [[nodiscard]] double throughput(int w, int /*nodes*/) const override {
+    if (w <= 0) return 0.0;
+    const auto i = static_cast<std::size_t>(w);
+    if (i >= cache_.size()) cache_.resize(i + 1, -1.0);
+    if (cache_[i] < 0.0) {
+      const models::BatchConfig cfg = models::fixed_batch_config(batch_, w, app_->init_batch_size(),
+                                                                 app_->max_batch_size(), app_->max_local_bsz(), true);
+      const models::StepSync s = app_->step_time(packed_placement(w, gpn_), cfg.atomic_bsz);
+      cache_[i] = factor_ / models::accumulated_step(s, cfg.accum_steps);
+    }
+    return cache_[i];
+  }
+  [[nodiscard]] double total_work() const override { return done_ + remaining_; }
+  [[nodiscard]] std::string source() const override { return "oracle"; }
+  void observe_progress(double work_done) override {
+    done_ = work_done;
+    const double unit = app_->init_batch_size();
+    int epoch = 0;
+    while (epoch < app_->max_epochs() && app_->progress_at(epoch + 1) * unit <= work_done)
+      ++epoch;
+    const int last = app_->max_epochs() - 1;
+    remaining_ = last <= epoch ? 1.0 : app_->iteration_at(batch_, last) - app_->iteration_at(batch_, epoch);
+  }
+
+ private:
+  std::shared_ptr<const GoodputApp> app_;
+  double batch_;
+  int gpn_;
+  double factor_;
+  double done_ = 0.0;
+  double remaining_ = 1.0;
+  mutable std::vector<double> cache_;
+};
+
 class NoneSource final : public BeliefSource {
  public:
   [[nodiscard]] std::string name() const override { return "none"; }
@@ -38,9 +86,13 @@ class OracleSource final : public BeliefSource {
  public:
   [[nodiscard]] std::string name() const override { return "oracle"; }
   [[nodiscard]] bool needs_truth() const override { return true; }
-  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic&, const BeliefContext& ctx,
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext& ctx,
                                              const JobTruth* truth) const override {
     const JobClass& c = ctx.catalog->classes[static_cast<std::size_t>(truth->class_index)];
+    if (c.goodput) {
+      const double batch = pub.batch_size > 0.0 ? pub.batch_size : c.goodput->init_batch_size();
+      return std::make_unique<GoodputOracleBelief>(c.goodput, batch, ctx.gpus_per_node, truth->speed_factor);
+    }
     return std::make_unique<ClassModelBelief>(c, truth->speed_factor, truth->work_samples, "oracle");
   }
 };
@@ -58,13 +110,59 @@ class HistorySource final : public BeliefSource {
 
 }  // namespace
 
+namespace {
+
+// `agent`: what a goodput-model job's AdaptDL agent reports (models::GoodputReport), for schedulers that plan with
+// each job's own fitted goodput (pollux). Speeds: the reported model at its best batch for (w, nodes), in
+// samples-equivalent per second (goodput x init batch / init batch scale); linear in w (the class's speed on one
+// GPU x w) before the job has measured anything; work: the class's (history's) work. A job of another truth kind
+// has no agent: its speeds are the class model's (as `history`) and it reports nothing.
+class AgentBelief final : public Belief {
+ public:
+  explicit AgentBelief(JobClass cls) : cls_(std::move(cls)) {}
+  [[nodiscard]] double throughput(int w, int nodes) const override {
+    if (w <= 0) return 0.0;
+    if (!cls_.goodput) return class_throughput(cls_, w, std::max(1, nodes), 1.0);  // no agent: the class model
+    if (!report_.fitted) return class_throughput(cls_, 1, 1, 1.0) * w;
+    models::GoodputModel m{report_.perf,      report_.grad,          report_.init_batch,
+                           report_.max_batch, report_.min_local_bsz, report_.max_local_bsz};
+    models::BatchConfig cfg;
+    return m.optimize(std::max(1, nodes), w, cfg);
+  }
+  [[nodiscard]] double total_work() const override { return cls_.work_samples; }
+  [[nodiscard]] std::string source() const override { return "agent"; }
+  [[nodiscard]] bool wants_goodput_report() const override { return cls_.goodput != nullptr; }
+  void observe_goodput(const models::GoodputReport& r) override { report_ = r; }
+  [[nodiscard]] const models::GoodputReport* goodput_report() const override {
+    return cls_.goodput ? &report_ : nullptr;
+  }
+
+ private:
+  JobClass cls_;
+  models::GoodputReport report_;
+};
+
+class AgentSource final : public BeliefSource {
+ public:
+  [[nodiscard]] std::string name() const override { return "agent"; }
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext& ctx,
+                                             const JobTruth*) const override {
+    const int idx = ctx.catalog->find(pub.class_name);
+    if (idx < 0) return nullptr;
+    return std::make_unique<AgentBelief>(ctx.catalog->classes[static_cast<std::size_t>(idx)]);
+  }
+};
+
+}  // namespace
+
 std::vector<std::string> belief_source_names() {
-  return {"exploration", "history", "none", "online", "oracle"};
+  return {"agent", "exploration", "history", "none", "online", "oracle"};
 }
 
 std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, const std::string& where) {
   if (name == "none") return std::make_shared<NoneSource>();
   if (name == "oracle") return std::make_shared<OracleSource>();
+  if (name == "agent") return std::make_shared<AgentSource>();
   if (name == "history") return std::make_shared<HistorySource>();
   if (name == "online" || name == "exploration") {
     throw InputError(where + ": belief source '" + name + "' needs the job's " +

@@ -1,29 +1,93 @@
-// sim/cli/catalogs.cpp — `ringsched catalogs`: the built-in catalogs, or one of them as JSON.
+// sim/cli/catalogs.cpp — `ringsched catalogs`: the built-in catalogs, or one of them (JSON for the embedded ones, a
+// class table for the two built from the shipped Pollux data).
+#include <iomanip>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "sim/cli/commands.h"
 #include "workloads/catalog.h"
+#include "workloads/goodput_app.h"
 #include "workloads/json_reader.h"
+#include "workloads/pollux.h"
 
 namespace ringsched::cli {
+namespace {
+
+// The catalogs built from a Pollux data folder rather than embedded as JSON (sim/experiments/config.cpp).
+bool is_data_catalog(const std::string& name) {
+  return (name == "pollux" || name == "pollux-goodput") && builtin_catalog_text(name).empty();
+}
+
+Catalog data_catalog(const std::string& name, const std::string& dir) {
+  return name == "pollux-goodput" ? pollux_goodput_catalog(dir) : pollux_catalog(dir, 0.0);
+}
+
+std::vector<std::string> all_names() {
+  auto names = builtin_catalog_names();
+  for (const char* n : {"pollux", "pollux-goodput"})
+    if (is_data_catalog(n)) names.emplace_back(n);
+  return names;
+}
+
+// One line per class: what a config may refer to and what the truth is made of.
+void print_class_table(const Catalog& cat) {
+  std::cout << "# " << cat.name << ": " << cat.description << "\n# from " << cat.origin << "\n";
+  std::cout << "class         gpus    truth            batch                              work\n";
+  for (const auto& c : cat.classes) {
+    std::ostringstream batch;
+    std::ostringstream work;
+    std::string truth;
+    if (c.goodput) {
+      truth = "goodput";
+      batch << "global " << c.goodput->init_batch_size() << ".." << c.goodput->max_batch_size()
+            << (c.adaptive_batch ? " (adaptive)" : " (fixed)");
+      work << c.goodput->max_epochs() << " epochs (by batch size)";
+    } else {
+      truth = "measured tables";
+      batch << to_string(c.batch_mode) << " " << c.batch_size;
+      work << std::setprecision(4) << c.work_samples << " samples";
+    }
+    std::cout << std::left << std::setw(14) << c.name << std::setw(8)
+              << (std::to_string(c.min_gpus) + ".." + std::to_string(c.max_gpus)) << std::setw(17) << truth
+              << std::setw(35) << batch.str() << work.str() << "\n";
+  }
+}
+
+}  // namespace
 
 Command add_catalogs_command(CLI::App& app) {
-  auto show = std::make_shared<std::string>();
-  auto* c = app.add_subcommand("catalogs", "List the built-in catalogs, or print one with --show NAME");
-  c->add_option("--show", *show, "Print this built-in catalog's JSON");
-  return {c, [show] {
-            if (!show->empty()) {
-              const std::string text = builtin_catalog_text(*show);
+  struct Options {
+    std::string show;
+    std::string pollux_dir;
+  };
+  auto o = std::make_shared<Options>();
+  auto* c = app.add_subcommand("catalogs",
+                               "List the built-in catalogs, or print one with --show NAME: the embedded ones as JSON "
+                               "(a starting point for your own catalog file), `pollux` and `pollux-goodput` (built "
+                               "from the shipped Pollux data) as a class table");
+  c->add_option("--show", o->show, "Print this built-in catalog");
+  c->add_option("--pollux-dir", o->pollux_dir, "Pollux data folder for pollux / pollux-goodput (default: the shipped)");
+  return {c, [o] {
+            const std::string dir = o->pollux_dir.empty() ? default_pollux_dir() : o->pollux_dir;
+            if (!o->show.empty()) {
+              if (is_data_catalog(o->show)) {
+                print_class_table(data_catalog(o->show, dir));
+                return 0;
+              }
+              const std::string text = builtin_catalog_text(o->show);
               if (text.empty()) {
-                throw InputError("--show: unknown built-in catalog '" + *show +
-                                 "' (valid: " + join_names(builtin_catalog_names()) + ")");
+                throw InputError("--show: unknown built-in catalog '" + o->show +
+                                 "' (valid: " + join_names(all_names()) + ")");
               }
               std::cout << text;
               return 0;
             }
             for (const auto& n : builtin_catalog_names())
               std::cout << n << ": " << load_catalog(n).description << "\n";
+            for (const char* n : {"pollux", "pollux-goodput"}) {
+              if (is_data_catalog(n)) std::cout << n << ": " << data_catalog(n, dir).description << "\n";
+            }
             return 0;
           }};
 }

@@ -3,12 +3,28 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <string>
 
 #include "sim/cli/commands.h"
 #include "sim/experiments/config.h"
 
 namespace ringsched::cli {
 namespace {
+
+// What each column of a Pollux workload row does with this catalog (docs/config.md, "Trace columns").
+void print_pollux_columns(const Catalog& cat) {
+  std::string fixed;
+  for (const auto& c : cat.classes) {
+    if (!c.goodput) fixed += (fixed.empty() ? "" : ", ") + c.name;
+  }
+  std::printf(
+      "    columns: name = job name; time = arrival (s); application = class; num_replicas = GPUs asked "
+      "(rigid strategies); batch_size = the job's global batch%s\n",
+      fixed.empty() ? ""
+                    : (" for goodput-model classes; NOT used by " + fixed +
+                       " (their speed model fixes the batch: catalog pollux-goodput models it)")
+                          .c_str());
+}
 
 int run_validate(const std::string& path) {
   const ExperimentConfig cfg = load_experiment(path);
@@ -24,10 +40,18 @@ int run_validate(const std::string& path) {
       std::printf("  level %s: arrivals from %s trace %s (%zu rows)\n", l.name.c_str(),
                   cfg.workload.trace->format.c_str(), cfg.workload.trace->file.c_str(),
                   cfg.workload.trace->jobs.size());
+      if (cfg.workload.trace->format == "pollux") print_pollux_columns(cat);
     } else {
       std::printf("  level %s: load %.3g, %.4g arrivals/hour\n", l.name.c_str(), l.load, l.rate_per_s * 3600.0);
     }
   }
+  if (cfg.scheduler.interval_s > 0.0) {
+    std::printf("  scheduler: decisions every %g s (round-based)\n", cfg.scheduler.interval_s);
+  } else {
+    std::printf("  scheduler: decisions at every arrival, completion and requested wake-up (event-driven)\n");
+  }
+  std::printf("  restart: %g s + %g s per GPU%s\n", cfg.restart.cost_s, cfg.restart.cost_per_gpu_s,
+              cfg.restart.on_first_start ? ", the first start included" : " (the first start is free)");
   for (const auto& s : cfg.strategies) {
     std::printf("  strategy %s: %s with %s beliefs\n", s.label.c_str(), s.name.c_str(), s.beliefs.c_str());
   }

@@ -17,8 +17,8 @@ struct ClusterConfig {
   // count ceil(w / gpus_per_node). With a placement policy the engine places jobs on concrete GPUs and the truth
   // speed uses the nodes the ring spans; with a topology also the ring's bandwidth and latency.
   std::shared_ptr<const Topology> topology;  // null = none
-  std::string placement;                     // "" = none ("packed" when a topology is set), "spread", "topology"
-  bool defragment = false;                   // migrate running jobs to strictly better placements (costs a restart)
+  std::string placement;    // "" = none ("packed" when a topology is set), "packed", "spread", "most_free", "topology"
+  bool defragment = false;  // migrate running jobs to strictly better placements (costs a restart)
 
   [[nodiscard]] int total_gpus() const { return nodes * gpus_per_node; }
 };

@@ -172,7 +172,38 @@ class TopologyAware final : public PlacementPolicy {
 
 }  // namespace
 
+// The Pollux artifact's Optimus and Tiresias placement (collections.Counter.most_common on free GPUs per node).
+class MostFree final : public PlacementPolicy {
+ public:
+  [[nodiscard]] std::string name() const override { return "most_free"; }
+  [[nodiscard]] std::vector<int> choose(const ClusterState& st, int count) const override {
+    const int nodes = st.topology().nodes();
+    std::vector<int> free(static_cast<std::size_t>(nodes));
+    for (int n = 0; n < nodes; ++n)
+      free[static_cast<std::size_t>(n)] = st.free_on(n);
+    std::vector<int> out;
+    int left = count;
+    while (left > 0) {
+      int best = -1;
+      for (int n = 0; n < nodes; ++n) {
+        if (free[static_cast<std::size_t>(n)] > 0 &&
+            (best < 0 || free[static_cast<std::size_t>(n)] > free[static_cast<std::size_t>(best)])) {
+          best = n;
+        }
+      }
+      if (best < 0) throw std::logic_error("placement: not enough free GPUs");
+      const int take = std::min(left, free[static_cast<std::size_t>(best)]);
+      st.take_free(best, take, out);
+      free[static_cast<std::size_t>(best)] -= take;
+      left -= take;
+    }
+    return out;
+  }
+  [[nodiscard]] bool better(const RingComm& a, const RingComm& b) const override { return a.nodes < b.nodes; }
+};
+
 std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name) {
+  if (name == "most_free") return std::make_unique<MostFree>();
   if (name == "packed") return std::make_unique<Packed>();
   if (name == "spread") return std::make_unique<Spread>();
   if (name == "topology") return std::make_unique<TopologyAware>();
@@ -180,7 +211,7 @@ std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name) 
 }
 
 std::vector<std::string> placement_policy_names() {
-  return {"packed", "spread", "topology"};
+  return {"most_free", "packed", "spread", "topology"};
 }
 
 Placer::Placer(std::shared_ptr<const Topology> topo, std::unique_ptr<PlacementPolicy> policy, bool defragment)
@@ -190,6 +221,7 @@ std::vector<int>& Placer::slot(int job) {
   const auto i = static_cast<std::size_t>(job);
   if (i >= held_.size()) {
     held_.resize(i + 1);
+    placement_.resize(i + 1);
     span_.resize(i + 1, 0);
   }
   return held_[i];
@@ -222,6 +254,7 @@ void Placer::release(int job) {
   for (int gpu : g)
     state_.release(gpu);
   g.clear();
+  placement_[static_cast<std::size_t>(job)].clear();
   span_sum_ -= span_[static_cast<std::size_t>(job)];
   span_[static_cast<std::size_t>(job)] = 0;
   --holders_;
@@ -233,6 +266,37 @@ void Placer::place(int job, int count) {
   if (count <= 0) return;
   if (count > state_.total_free()) throw std::logic_error("placement: not enough free GPUs");
   g = policy_->choose(state_, count);
+  // GPUs per node in the order the policy took the nodes (the goodput model's tables key on it).
+  std::vector<int>& pl = placement_[static_cast<std::size_t>(job)];
+  pl.clear();
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    if (i == 0 || topology().node_of(g[i]) != topology().node_of(g[i - 1])) {
+      pl.push_back(1);
+    } else {
+      ++pl.back();
+    }
+  }
+  account(job);
+}
+
+void Placer::place_on(int job, const std::vector<int>& per_node) {
+  std::vector<int>& g = slot(job);
+  if (!g.empty()) throw std::logic_error("placement: job already holds GPUs");
+  std::vector<int>& pl = placement_[static_cast<std::size_t>(job)];
+  pl.clear();
+  for (std::size_t n = 0; n < per_node.size(); ++n) {
+    const int k = per_node[n];
+    if (k <= 0) continue;
+    if (k > state_.free_on(static_cast<int>(n))) throw std::logic_error("placement: node has too few free GPUs");
+    state_.take_free(static_cast<int>(n), k, g);
+    pl.push_back(k);
+  }
+  if (g.empty()) return;
+  account(job);
+}
+
+void Placer::account(int job) {
+  std::vector<int>& g = slot(job);
   std::sort(g.begin(), g.end());
   for (int gpu : g)
     state_.assign(gpu, job);
@@ -245,9 +309,23 @@ void Placer::place(int job, int count) {
   ++holders_;
 }
 
+const std::vector<int>& Placer::placement_of(int job) const {
+  static const std::vector<int> kNone;
+  const auto i = static_cast<std::size_t>(job);
+  return i < placement_.size() ? placement_[i] : kNone;
+}
+
+std::vector<int> Placer::node_counts(int job) const {
+  std::vector<int> out(static_cast<std::size_t>(topology().nodes()), 0);
+  for (int gpu : gpus_of(job))
+    ++out[static_cast<std::size_t>(topology().node_of(gpu))];
+  return out;
+}
+
 bool Placer::try_improve(int job) {
   if (!defragment_) return false;
   const std::vector<int> old = gpus_of(job);
+  const std::vector<int> old_placement = placement_of(job);
   if (old.empty()) return false;
   const RingComm before = topology().ring(old);
   release(job);
@@ -260,6 +338,7 @@ bool Placer::try_improve(int job) {
   release(job);
   std::vector<int>& g = slot(job);
   g = old;
+  placement_[static_cast<std::size_t>(job)] = old_placement;
   for (int gpu : g)
     state_.assign(gpu, job);
   span_[static_cast<std::size_t>(job)] = before.nodes;

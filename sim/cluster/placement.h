@@ -46,7 +46,9 @@ class PlacementPolicy {
   [[nodiscard]] virtual bool better(const RingComm& a, const RingComm& b) const = 0;
 };
 
-// "packed", "spread", "topology"; throws std::invalid_argument on an unknown name.
+// "packed", "spread", "topology", "most_free" (repeatedly the node with the most free GPUs, lowest index on ties,
+// taking all it has up to what is left: how the Pollux artifact's Optimus and Tiresias place jobs); throws
+// std::invalid_argument on an unknown name.
 std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name);
 std::vector<std::string> placement_policy_names();
 
@@ -69,6 +71,13 @@ class Placer {
   void release(int job);
   // The job must hold no GPUs; places `count` of the free ones.
   void place(int job, int count);
+  // The job must hold no GPUs; takes per_node[n] free GPUs of node n (lowest-numbered first).
+  void place_on(int job, const std::vector<int>& per_node);
+  // GPUs per node of the job's placement, in the order the nodes were taken (placement by policy) or by node index
+  // (place_on); empty when it holds none.
+  [[nodiscard]] const std::vector<int>& placement_of(int job) const;
+  // GPUs the job holds on each node (size: the cluster's nodes).
+  [[nodiscard]] std::vector<int> node_counts(int job) const;
   // With defragmentation on: re-places a job (same count) if the policy finds a strictly better placement now;
   // returns true when it moved (a migration, counted).
   bool try_improve(int job);
@@ -84,8 +93,10 @@ class Placer {
   ClusterState state_;
   std::unique_ptr<PlacementPolicy> policy_;
   bool defragment_;
+  void account(int job);
   std::vector<std::vector<int>> held_;
-  std::vector<int> span_;  // nodes spanned per job (0 when none)
+  std::vector<std::vector<int>> placement_;  // per job: GPUs per node in the order taken
+  std::vector<int> span_;                    // nodes spanned per job (0 when none)
   PlacementTotals totals_;
   double last_t_ = 0.0;
   bool clock_started_ = false;

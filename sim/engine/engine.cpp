@@ -10,6 +10,7 @@
 #include <boost/random/normal_distribution.hpp>
 
 #include "sim/cluster/placement.h"
+#include "sim/engine/goodput_job.h"
 #include "workloads/rng.h"
 
 namespace ringsched {
@@ -55,7 +56,18 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-enum class EvKind : std::uint8_t { kCompletion = 0, kRestartEnd = 1, kArrival = 2, kWakeup = 3 };
+// A goodput job's public facts: the batch it was submitted with (0 when it adapts its batch), and at most as many
+// GPUs as that batch (the application's largest, when adapting) has smallest per-GPU batches.
+JobPublic goodput_public_facts(JobPublic p, const GoodputApp& app, double batch) {
+  p.batch_size = batch;
+  const double cap = batch > 0.0 ? batch : app.max_batch_size();
+  const int most = std::max(1, static_cast<int>(std::floor(cap / app.min_local_bsz() + 1e-9)));
+  p.max_gpus = std::max(p.min_gpus, std::min(p.max_gpus, most));
+  return p;
+}
+
+// At equal times: completions (and epoch ends), restart ends, arrivals, wake-ups, then scheduling ticks.
+enum class EvKind : std::uint8_t { kCompletion = 0, kRestartEnd = 1, kArrival = 2, kWakeup = 3, kTick = 4 };
 
 struct Event {
   double time;
@@ -83,9 +95,11 @@ struct Runtime {
   bool active = false;
   bool done = false;
   double attained = 0.0;
+  int restarts = 0;
+  std::unique_ptr<GoodputJob> gp;  // the goodput model's state (null for other classes)
 };
 
-class Engine final : public Probe {
+class Engine final : public Probe, public ClusterView {
  public:
   Engine(const Workload& w, Strategy& s, const BeliefSource& b, const EngineConfig& c, const EngineChecker& chk)
       : wl_(w), strat_(s), cfg_(c), checker_(chk), measure_rng_(make_rng(c.seed, Stream::kMeasurement)) {
@@ -100,17 +114,24 @@ class Engine final : public Probe {
       if (t.id != static_cast<int>(i)) throw std::logic_error("workload job ids must be 0..n-1 in order");
       const JobClass& cls = cls_of(static_cast<int>(i));
       pub_[i] = public_facts(t, cls, c.total_gpus());
+      if (cls.goodput) {
+        const bool adaptive = cls.adaptive_batch && s.adapts_batch();
+        const double batch = t.batch_size > 0.0 ? t.batch_size : cls.batch_size;
+        rt_[i].gp = std::make_unique<GoodputJob>(cls.goodput, batch, adaptive);
+        pub_[i] = goodput_public_facts(pub_[i], *cls.goodput, adaptive ? 0.0 : batch);
+      }
       const JobPublic& p = pub_[i];
       beliefs_[i] = b.make(p, ctx, b.needs_truth() ? &t : nullptr);
-      rt_[i].work = t.work_samples;
+      rt_[i].work = rt_[i].gp ? rt_[i].gp->total() : t.work_samples;
       JobResult& r = result_.jobs[i];
       r.id = t.id;
       r.name = t.name;
       r.class_name = cls.name;
       r.arrival = t.arrival;
-      r.work = t.work_samples;
+      r.work = rt_[i].work;
       push({t.arrival, EvKind::kArrival, t.id, 0, 0});
     }
+    if (c.scheduler.interval_s > 0.0 && n > 0) push({c.scheduler.interval_s, EvKind::kTick, -1, 0, 0});
     if (n > 0) result_.first_arrival = w.jobs.front().arrival;
     const ClusterConfig& cl = c.cluster;
     if (cl.topology || !cl.placement.empty()) {
@@ -146,12 +167,18 @@ class Engine final : public Probe {
     if (placer_) {
       const PlacementTotals& pt = placer_->totals();
       result_.placed = true;
-      result_.migrations = pt.migrations;
+      result_.migrations += pt.migrations;
       result_.fragmented_gpu_seconds = pt.fragmented_gpu_seconds;
       result_.node_span_seconds = pt.node_span_seconds;
       result_.holding_job_seconds = pt.holding_job_seconds;
     }
     return std::move(result_);
+  }
+
+  [[nodiscard]] int nodes() const override { return cfg_.cluster.nodes; }
+  [[nodiscard]] std::vector<int> node_gpus(int job_id) const override {
+    if (!placer_) return std::vector<int>(static_cast<std::size_t>(cfg_.cluster.nodes), 0);
+    return placer_->node_counts(job_id);
   }
 
   double measure_throughput(int job_id, double sigma) override {
@@ -167,6 +194,8 @@ class Engine final : public Probe {
     return wl_.catalog->classes[static_cast<std::size_t>(wl_.jobs[static_cast<std::size_t>(id)].class_index)];
   }
   double true_rate(int id, int w) const {
+    const Runtime& r = rt_[static_cast<std::size_t>(id)];
+    if (r.gp) return r.gp->rate() * wl_.jobs[static_cast<std::size_t>(id)].speed_factor;
     if (placer_) return placed_rate(id);
     return class_throughput(cls_of(id), w, packed_nodes(w, cfg_.cluster.gpus_per_node),
                             wl_.jobs[static_cast<std::size_t>(id)].speed_factor);
@@ -196,10 +225,52 @@ class Engine final : public Probe {
     r.last_t = now_;
   }
 
+  // The job's next phase end: its completion, or for a goodput job the end of its epoch (its rate changes there).
   void schedule_completion(int id) {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
-    const double remaining = std::max(0.0, r.work - r.work_done);
+    const double target = r.gp ? std::min(r.work, r.gp->epoch_end()) : r.work;
+    const double remaining = std::max(0.0, target - r.work_done);
     push({now_ + remaining / r.rate, EvKind::kCompletion, id, r.version, 0});
+  }
+
+  // The job runs from now on (a start or a restart that ended): rate and next phase end.
+  void begin_running(int id) {
+    Runtime& r = rt_[static_cast<std::size_t>(id)];
+    r.state = JobState::kRunning;
+    if (r.gp) r.gp->observe();
+    r.rate = true_rate(id, r.gpus);
+    schedule_completion(id);
+  }
+
+  // A goodput job's GPUs per node, in allocation order: the placer's, else packed on nodes.
+  std::vector<int> job_placement(int id, int w) const {
+    if (placer_) return placer_->placement_of(id);
+    return packed_placement(w, cfg_.cluster.gpus_per_node);
+  }
+
+  // A goodput job reached the end of its epoch before its completion: next epoch, new rate.
+  void end_epoch(int id) {
+    Runtime& r = rt_[static_cast<std::size_t>(id)];
+    r.work_done = r.gp->epoch_end();
+    r.gp->next_epoch();
+    ++r.version;
+    begin_running(id);
+  }
+
+  // Round-based scheduling: adaptive goodput jobs re-choose their batch with their latest fit (as the artifact does
+  // after every interval), then the strategy decides; the next tick follows while jobs remain.
+  void tick() {
+    for (int id : holders_) {
+      Runtime& r = rt_[static_cast<std::size_t>(id)];
+      if (!r.gp || r.state != JobState::kRunning) continue;
+      advance(id);
+      if (!r.gp->retune()) continue;
+      ++r.version;
+      begin_running(id);
+    }
+    if (finished_ < static_cast<int>(rt_.size())) {
+      push({now_ + cfg_.scheduler.interval_s, EvKind::kTick, -1, 0, 0});
+    }
   }
 
   void log(int id, int from, int to, AllocKind kind) {
@@ -214,19 +285,24 @@ class Engine final : public Probe {
         r.last_t = now_;
         active_.push_back(e.job);
         views_.push_back(make_view(e.job));
-        return true;
+        return !round_based();
       case EvKind::kWakeup:
-        return e.version == wake_version_;
+        return e.version == wake_version_ && !round_based();
+      case EvKind::kTick:
+        tick();
+        return true;
       case EvKind::kRestartEnd:
         if (e.version != r.version || r.done) return false;
         advance(e.job);
-        r.state = JobState::kRunning;
-        r.rate = true_rate(e.job, r.gpus);
-        schedule_completion(e.job);
+        begin_running(e.job);
         return false;
       case EvKind::kCompletion: {
         if (e.version != r.version || r.done) return false;
         advance(e.job);
+        if (r.gp && r.gp->epoch_end() < r.work) {
+          end_epoch(e.job);
+          return false;
+        }
         r.work_done = r.work;
         JobResult& res = result_.jobs[static_cast<std::size_t>(e.job)];
         res.finish = now_;
@@ -247,18 +323,21 @@ class Engine final : public Probe {
           holders_.erase(std::find(holders_.begin(), holders_.end(), e.job));
         }
         strat_.on_finish(e.job);
-        return true;
+        return !round_based();
       }
     }
     return false;
   }
 
   JobView make_view(int id) {
-    const Runtime& r = rt_[static_cast<std::size_t>(id)];
+    Runtime& r = rt_[static_cast<std::size_t>(id)];
     JobView v;
     v.pub = &pub_[static_cast<std::size_t>(id)];
     Belief* belief = beliefs_[static_cast<std::size_t>(id)].get();
-    if (belief != nullptr) belief->observe_progress(r.work_done);
+    if (belief != nullptr) {
+      belief->observe_progress(r.work_done);
+      if (r.gp && belief->wants_goodput_report()) belief->observe_goodput(r.gp->report());
+    }
     v.belief = belief;
     v.gpus = r.gpus;
     v.state = r.state;
@@ -267,6 +346,7 @@ class Engine final : public Probe {
     v.ready_at = r.ready_at;
     v.attained_gpu_seconds = r.attained;
     v.first_start = r.started ? result_.jobs[static_cast<std::size_t>(id)].first_start : -1.0;
+    v.restarts = r.restarts;
     return v;
   }
 
@@ -296,6 +376,7 @@ class Engine final : public Probe {
     s.gpus_per_node = cfg_.cluster.gpus_per_node;
     s.jobs = views_;
     s.probe = this;
+    s.cluster = placer_ ? this : nullptr;
     ++result_.decisions;
     const Decision d = strat_.decide(s);
     apply(d);
@@ -321,9 +402,13 @@ class Engine final : public Probe {
       throw std::logic_error(who() + " allocated " + std::to_string(total) + " GPUs of " +
                              std::to_string(cfg_.total_gpus()));
     }
-    if (placer_) place(d);
+    check_node_gpus(d, who());
+    std::vector<int> relocated;
+    if (placer_) place(d, relocated);
     for (std::size_t k = 0; k < d.gpus.size(); ++k)
       change(active_[k], d.gpus[k]);
+    for (int id : relocated)
+      relocate(id);
     if (placer_ && placer_->defragment()) {
       for (std::size_t k = 0; k < d.gpus.size(); ++k)
         if (rt_[static_cast<std::size_t>(active_[k])].state == JobState::kRunning) migrate(active_[k]);
@@ -335,19 +420,73 @@ class Engine final : public Probe {
     }
   }
 
-  // Releases every job whose count changes, then places them, largest first (ties: snapshot order).
-  void place(const Decision& d) {
+  // Explicit placements must match the counts, one entry per node, and fit every node.
+  void check_node_gpus(const Decision& d, const std::string& who) const {
+    if (d.node_gpus.empty()) return;
+    if (!placer_) throw std::logic_error(who + " placed jobs on nodes, but the engine has no placement policy");
+    if (d.node_gpus.size() != d.gpus.size()) throw std::logic_error(who + " gave node placements for some jobs only");
+    std::vector<int> per_node(static_cast<std::size_t>(cfg_.cluster.nodes), 0);
+    for (std::size_t k = 0; k < d.gpus.size(); ++k) {
+      const auto& v = d.node_gpus[k];
+      if (v.size() != per_node.size()) throw std::logic_error(who + " gave a placement of the wrong size");
+      int sum = 0;
+      for (std::size_t n = 0; n < v.size(); ++n) {
+        if (v[n] < 0) throw std::logic_error(who + " placed a negative GPU count");
+        sum += v[n];
+        per_node[n] += v[n];
+      }
+      if (sum != d.gpus[k]) throw std::logic_error(who + " placed a job on other GPUs than it allocated");
+    }
+    for (int g : per_node) {
+      if (g > cfg_.cluster.gpus_per_node) throw std::logic_error(who + " placed more GPUs on a node than it has");
+    }
+  }
+
+  // Releases every job whose count (or, with explicit placements, whose GPUs per node) changes, then places them:
+  // on the nodes the strategy named, else by the placement policy in the strategy's order or largest first (ties:
+  // snapshot order). Jobs that keep their count but move are returned in `relocated`.
+  void place(const Decision& d, std::vector<int>& relocated) {
     placer_->clock(now_);
     std::vector<std::size_t> moved;
     for (std::size_t k = 0; k < d.gpus.size(); ++k) {
-      if (d.gpus[k] != rt_[static_cast<std::size_t>(active_[k])].gpus) {
-        placer_->release(active_[k]);
-        if (d.gpus[k] > 0) moved.push_back(k);
-      }
+      const int id = active_[k];
+      const bool count_changes = d.gpus[k] != rt_[static_cast<std::size_t>(id)].gpus;
+      const bool nodes_change = !d.node_gpus.empty() && !count_changes && placer_->node_counts(id) != d.node_gpus[k];
+      if (!count_changes && !nodes_change) continue;
+      placer_->release(id);
+      if (d.gpus[k] > 0) moved.push_back(k);
+      if (nodes_change && d.gpus[k] > 0) relocated.push_back(id);
     }
-    std::stable_sort(moved.begin(), moved.end(), [&](std::size_t a, std::size_t b) { return d.gpus[a] > d.gpus[b]; });
+    if (!d.node_gpus.empty()) {
+      for (std::size_t k : moved)
+        placer_->place_on(active_[k], d.node_gpus[k]);
+      return;
+    }
+    if (!d.place_order.empty()) {
+      std::vector<std::size_t> rank(d.gpus.size(), d.gpus.size());
+      for (std::size_t i = 0; i < d.place_order.size(); ++i) {
+        const auto k = static_cast<std::size_t>(d.place_order[i]);
+        if (k < rank.size()) rank[k] = std::min(rank[k], i);
+      }
+      std::stable_sort(moved.begin(), moved.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
+    } else {
+      std::stable_sort(moved.begin(), moved.end(), [&](std::size_t a, std::size_t b) { return d.gpus[a] > d.gpus[b]; });
+    }
     for (std::size_t k : moved)
       placer_->place(active_[k], d.gpus[k]);
+  }
+
+  // Same count on other GPUs, as the strategy placed it: a restart, logged as a migration.
+  void relocate(int id) {
+    Runtime& r = rt_[static_cast<std::size_t>(id)];
+    advance(id);
+    ++r.version;
+    ++r.restarts;
+    ++result_.jobs[static_cast<std::size_t>(id)].restarts;
+    ++result_.migrations;
+    if (r.gp) r.gp->reallocate(job_placement(id, r.gpus));
+    log(id, r.gpus, r.gpus, AllocKind::kMigrate);
+    begin_restart(id);
   }
 
   // Same count, better GPUs: a restart, logged and counted as a migration.
@@ -356,7 +495,9 @@ class Engine final : public Probe {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
     advance(id);
     ++r.version;
+    ++r.restarts;
     ++result_.jobs[static_cast<std::size_t>(id)].restarts;
+    if (r.gp) r.gp->reallocate(job_placement(id, r.gpus));
     log(id, r.gpus, r.gpus, AllocKind::kMigrate);
     begin_restart(id);
   }
@@ -376,18 +517,23 @@ class Engine final : public Probe {
     if (to == 0) {
       r.state = JobState::kWaiting;
       r.rate = 0.0;
+      if (r.gp) r.gp->reallocate({});
       log(id, from, 0, AllocKind::kPreempt);
       return;
     }
+    if (r.gp) r.gp->reallocate(job_placement(id, to));
     if (!r.started) {
       r.started = true;
       res.first_start = now_;
-      r.state = JobState::kRunning;
-      r.rate = true_rate(id, to);
-      schedule_completion(id);
       log(id, from, to, AllocKind::kStart);
+      if (cfg_.restart.on_first_start) {
+        begin_restart(id);
+      } else {
+        begin_running(id);
+      }
       return;
     }
+    ++r.restarts;
     ++res.restarts;
     log(id, from, to, from == 0 ? AllocKind::kResume : AllocKind::kResize);
     begin_restart(id);
@@ -403,9 +549,7 @@ class Engine final : public Probe {
       r.ready_at = now_ + cost;
       push({r.ready_at, EvKind::kRestartEnd, id, r.version, 0});
     } else {
-      r.state = JobState::kRunning;
-      r.rate = true_rate(id, r.gpus);
-      schedule_completion(id);
+      begin_running(id);
     }
   }
 
@@ -442,6 +586,7 @@ class Engine final : public Probe {
   std::uint32_t wake_version_ = 0;
   int finished_ = 0;
   std::unique_ptr<Placer> placer_;  // null unless a topology or placement policy is configured
+  [[nodiscard]] bool round_based() const { return cfg_.scheduler.interval_s > 0.0; }
   RingComm ref_ring_;
 };
 

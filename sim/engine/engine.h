@@ -20,11 +20,20 @@ namespace ringsched {
 struct RestartCost {
   double cost_s = 10.0;
   double cost_per_gpu_s = 0.0;
+  bool on_first_start = false;  // the first start pays it too (the Pollux artifact's simulator does)
+};
+
+// When the strategy is asked (the `scheduler` key of a config): interval_s = 0 at every arrival, completion and
+// requested wake-up (event-driven, the default); interval_s > 0 only at t = k x interval_s (k >= 1), seeing the jobs
+// that arrived by then, as a round-based scheduler such as the Pollux artifact's (60 s) does; wake-ups are ignored.
+struct SchedulerConfig {
+  double interval_s = 0.0;
 };
 
 struct EngineConfig {
   ClusterConfig cluster;
   RestartCost restart;
+  SchedulerConfig scheduler;
   bool record_events = true;  // keep the allocation-change log
   std::uint64_t seed = 1;     // measurement-noise stream of the Probe
   [[nodiscard]] int total_gpus() const { return cluster.total_gpus(); }

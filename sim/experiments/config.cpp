@@ -33,16 +33,19 @@ std::string resolve_path(const std::string& file, const std::string& base_dir) {
 std::shared_ptr<const Catalog> load_experiment_catalog(const JsonReader& wl, const std::string& base_dir) {
   const auto cat = wl.at("catalog");
   if (cat.is_object()) {
-    if (wl.has("pollux_dir")) wl.at("pollux_dir").fail("only with \"catalog\": \"pollux\"");
+    if (wl.has("pollux_dir")) wl.at("pollux_dir").fail("only with \"catalog\": \"pollux\" or \"pollux-goodput\"");
     return std::make_shared<const Catalog>(parse_catalog(cat.value(), wl.file(), cat.path(), base_dir));
   }
   const std::string name = cat.as_string();
-  const bool pollux = name == "pollux" && builtin_catalog_text(name).empty();
-  if (!pollux && wl.has("pollux_dir")) wl.at("pollux_dir").fail("only with \"catalog\": \"pollux\"");
+  const bool pollux = (name == "pollux" || name == "pollux-goodput") && builtin_catalog_text(name).empty();
+  if (!pollux && wl.has("pollux_dir")) {
+    wl.at("pollux_dir").fail("only with \"catalog\": \"pollux\" or \"pollux-goodput\"");
+  }
   try {
     if (pollux) {
       const std::string dir =
           wl.has("pollux_dir") ? resolve_path(wl.at("pollux_dir").as_string(), base_dir) : default_pollux_dir();
+      if (name == "pollux-goodput") return std::make_shared<const Catalog>(pollux_goodput_catalog(dir));
       return std::make_shared<const Catalog>(pollux_catalog(dir, 0.0));
     }
     return std::make_shared<const Catalog>(load_catalog(name, base_dir));
@@ -283,6 +286,17 @@ void parse_strategies(const JsonReader& list, ExperimentConfig& c) {
         }
       }
     }
+    // A per-class cap must name a class of the catalog (a typo would silently cap nothing).
+    if (s.params.is_object() && s.params.contains("class_max_gpus") && s.params["class_max_gpus"].is_object()) {
+      const JsonReader caps = sr.at("params").at("class_max_gpus");
+      for (const auto& item : s.params["class_max_gpus"].items()) {
+        if (c.workload.catalog->find(item.key()) < 0) {
+          caps.at(item.key())
+              .fail("no class '" + item.key() + "' in catalog '" + c.workload.catalog->name +
+                    "' (classes: " + join_names(c.workload.catalog->class_names()) + ")");
+        }
+      }
+    }
     c.strategies.push_back(std::move(s));
   }
 }
@@ -372,10 +386,18 @@ void parse_beliefs(const JsonReader& b, ExperimentConfig& c) {
 // ---- the rest ----
 
 void parse_restart(const JsonReader& restart, ExperimentConfig& c) {
-  restart.expect_object({"cost_s", "cost_per_gpu_s"});
+  restart.expect_object({"cost_s", "cost_per_gpu_s", "on_first_start"});
   c.restart.cost_s = restart.non_negative_or("cost_s", 10.0);
   c.restart.cost_per_gpu_s = restart.non_negative_or("cost_per_gpu_s", 0.0);
+  c.restart.on_first_start = restart.bool_or("on_first_start", false);
   if (c.restart.cost_s > 86400.0) restart.at("cost_s").fail("must be <= 86400 (one day)");
+  if (c.restart.cost_per_gpu_s > 86400.0) restart.at("cost_per_gpu_s").fail("must be <= 86400 (one day per GPU)");
+}
+
+void parse_scheduler(const JsonReader& sch, ExperimentConfig& c) {
+  sch.expect_object({"interval_s"});
+  c.scheduler.interval_s = sch.non_negative_or("interval_s", 0.0);
+  if (c.scheduler.interval_s > 86400.0) sch.at("interval_s").fail("must be <= 86400 (one day)");
 }
 
 void parse_output(const JsonReader& out, ExperimentConfig& c) {
@@ -399,8 +421,8 @@ void parse_output(const JsonReader& out, ExperimentConfig& c) {
 ExperimentConfig parse_experiment(const nlohmann::json& doc, const std::string& origin, const std::string& base_dir) {
   register_measurement_table_source();
   JsonReader r(doc, origin);
-  r.expect_object({"description", "cluster", "workload", "levels", "strategies", "beliefs", "restart", "seeds",
-                   "base_seed", "output"});
+  r.expect_object({"description", "cluster", "workload", "levels", "strategies", "beliefs", "restart", "scheduler",
+                   "seeds", "base_seed", "output"});
   ExperimentConfig c;
   c.origin = origin;
   c.source = doc;
@@ -411,6 +433,7 @@ ExperimentConfig parse_experiment(const nlohmann::json& doc, const std::string& 
   parse_strategies(r.at("strategies"), c);
   if (auto b = r.maybe("beliefs")) parse_beliefs(*b, c);
   if (auto restart = r.maybe("restart")) parse_restart(*restart, c);
+  if (auto sch = r.maybe("scheduler")) parse_scheduler(*sch, c);
   c.seeds = static_cast<int>(r.integer_in_or("seeds", 1, 100000, 20));
   c.base_seed = static_cast<std::uint64_t>(r.integer_in_or("base_seed", 0, (std::int64_t{1} << 53), 1));
   if (auto out = r.maybe("output")) parse_output(*out, c);

@@ -71,6 +71,7 @@ struct ExperimentConfig {
   std::vector<StrategySpec> strategies;
   BeliefsConfig beliefs;
   RestartCost restart;
+  SchedulerConfig scheduler;
   int seeds = 20;
   std::uint64_t base_seed = 1;
   OutputConfig output;

@@ -41,7 +41,8 @@ nlohmann::json agg_json(const Aggregate& a) {
 
 std::string level_desc(const LevelSpec& l) {
   if (l.load > 0.0) return l.name + " (load " + num(l.load) + ")";
-  return l.name + " (" + num(l.rate_per_s * 3600.0) + " jobs/h)";
+  if (l.rate_per_s > 0.0) return l.name + " (" + num(l.rate_per_s * 3600.0) + " jobs/h)";
+  return l.name;  // a trace: its own arrival times
 }
 
 }  // namespace
@@ -107,7 +108,8 @@ std::string render_table3(const ExperimentConfig& c, const ExperimentResult& r, 
     return out.str();
   }
   out << "Mean job completion time in minutes (mean +- 95% CI over " << c.seeds << " seeds, " << c.workload.jobs
-      << " jobs each, " << c.total_gpus() << " GPUs); in brackets the paired ratio to eight (lower is better).\n\n";
+      << " jobs each, " << c.total_gpus() << " GPUs)"
+      << (eight >= 0 ? "; in brackets the paired ratio to eight (lower is better).\n\n" : ".\n\n");
   out << "| contention |";
   for (const auto& s : c.strategies)
     out << ' ' << s.label << " |";

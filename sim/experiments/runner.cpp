@@ -52,6 +52,7 @@ EngineConfig engine_config(const ExperimentConfig& config, std::uint64_t seed, b
   EngineConfig ec;
   ec.cluster = config.cluster;
   ec.restart = config.restart;
+  ec.scheduler = config.scheduler;
   ec.record_events = keep_events;
   ec.seed = seed;
   return ec;

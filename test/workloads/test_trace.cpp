@@ -2,7 +2,12 @@
 // traces with column mapping, datetimes and units, trace-driven workloads, and bad rows with file:line.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
 
 #include "workloads/pollux.h"
 #include "workloads/trace.h"
@@ -100,4 +105,43 @@ TEST_CASE("workloads::Trace: bad traces fail with file and line", "[trace]") {
   CHECK_THROWS_WITH(workload_from_trace(t, cat, TraceWorkloadSpec{}, 1),
                     Catch::Contains("workload-unknown-app.csv:3: unknown application 'gpt5'") &&
                         Catch::Contains("known: cifar10, imagenet"));
+}
+
+TEST_CASE("workloads::Trace: with goodput classes batch_size sets each job's batch, and is checked",
+          "[trace][goodput]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("ringsched-trace-bsz-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream((dir / name).string()) << text;
+    return (dir / name).string();
+  };
+  auto cat = std::make_shared<const Catalog>(pollux_goodput_catalog(default_pollux_dir()));
+  const std::string good = write("good.csv",
+                                 "name,time,application,num_replicas,batch_size\n"
+                                 "cifar10-0,0,cifar10,2,2048\nncf-1,5,ncf,1,512\n");
+  const Workload w = workload_from_trace(read_pollux_workload(good), cat, TraceWorkloadSpec{}, 1);
+  REQUIRE(w.jobs.size() == 2);
+  CHECK(w.jobs[0].batch_size == 2048);
+  CHECK(w.jobs[0].requested_gpus == 2);
+  CHECK(w.jobs[1].batch_size == 512);
+  // cifar10 is validated at 128..4096: 100 is refused, naming file and line.
+  const std::string small = write("small.csv",
+                                  "name,time,application,num_replicas,batch_size\n"
+                                  "cifar10-0,0,cifar10,2,2048\ncifar10-1,5,cifar10,1,100\n");
+  CHECK_THROWS_WITH(
+      workload_from_trace(read_pollux_workload(small), cat, TraceWorkloadSpec{}, 1),
+      Catch::Contains("small.csv:3: batch_size 100 is outside cifar10's validated batch sizes 128..4096"));
+  const std::string big = write("big.csv", "name,time,application,num_replicas,batch_size\nb,0,bert,1,1e9\n");
+  CHECK_THROWS_WITH(workload_from_trace(read_pollux_workload(big), cat, TraceWorkloadSpec{}, 1),
+                    Catch::Contains("big.csv:2: batch_size 1e+09 is outside bert's"));
+  for (const std::string bad : {"nan", "-5", "0", "inf", "1e309", "x"}) {
+    const std::string f =
+        write("bad.csv", "name,time,application,num_replicas,batch_size\nc,0,cifar10,1," + bad + "\n");
+    INFO(bad);
+    CHECK_THROWS_WITH(read_pollux_workload(f), Catch::Contains("bad.csv:2: column 'batch_size'"));
+  }
+  const std::string app = write("app.csv", "name,time,application,num_replicas,batch_size\nc,0,gpt5,1,128\n");
+  CHECK_THROWS_WITH(workload_from_trace(read_pollux_workload(app), cat, TraceWorkloadSpec{}, 1),
+                    Catch::Contains("app.csv:2: unknown application 'gpt5'"));
+  std::filesystem::remove_all(dir);
 }

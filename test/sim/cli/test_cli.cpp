@@ -434,3 +434,24 @@ TEST_CASE("sim::cli: a held-out experiment on a user's own table runs from its c
   CHECK_THAT(r.out, Contains("history fitted under protocol two-level on probes 1, 2, 4, 11, 44, 2222"));
   CHECK_THAT(r.out, Contains("Measured-table lookups outside the measured range"));
 }
+
+TEST_CASE("sim::cli: catalogs lists every built-in catalog and shows each", "[sim][cli]") {
+  const auto list = run_cli("catalogs");
+  REQUIRE(list.code == 0);
+  const std::string listed = "\n" + list.out;
+  for (const char* name : {"paper: ", "pollux: ", "pollux-goodput: "})
+    CHECK(listed.find(std::string("\n") + name) != std::string::npos);
+  const auto paper = run_cli("catalogs --show paper");
+  CHECK(paper.code == 0);
+  CHECK(nlohmann::json::parse(paper.out)["name"] == "paper");
+  // The data-backed catalogs print one row per class with its truth kind.
+  const auto goodput = run_cli("catalogs --show pollux-goodput");
+  CHECK(goodput.code == 0);
+  CHECK(goodput.out.find("\nncf           1..64   goodput          global 256..32768 (fixed)") != std::string::npos);
+  const auto tables = run_cli("catalogs --show pollux");
+  CHECK(tables.code == 0);
+  CHECK(tables.out.find("\nbert          1..64   measured tables") != std::string::npos);
+  const auto bad = run_cli("catalogs --show nope");
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("valid: paper, pollux, pollux-goodput") != std::string::npos);
+}

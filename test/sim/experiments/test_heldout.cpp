@@ -187,9 +187,10 @@ TEST_CASE("sim::Heldout: the prediction-error table", "[heldout]") {
   CHECK(summary_json(c, r).at("prediction_errors").size() == 6);
   nlohmann::json bad = small_heldout();
   bad["strategies"] = {{{"name", "precompute"}, {"beliefs", "crystal-ball"}}};
-  CHECK(error_of([&] { (void)parse_experiment(bad, "h.json", ""); }) ==
-        "h.json: strategies[0].beliefs: unknown belief source 'crystal-ball' (valid: exploration, history, none, "
-        "online, oracle)");
+  CHECK(
+      error_of([&] { (void)parse_experiment(bad, "h.json", ""); }) ==
+      "h.json: strategies[0].beliefs: unknown belief source 'crystal-ball' (valid: agent, exploration, history, none, "
+      "online, oracle)");
 }
 
 TEST_CASE("sim::Heldout: in-sample history is the truth's class model", "[heldout]") {

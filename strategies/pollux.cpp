@@ -1,0 +1,209 @@
+// strategies/pollux.cpp — `pollux`: Pollux (Qiao et al., OSDI'21), the goodput-maximising scheduler with batch-size
+// adaptation, as its artifact's simulator runs it (pollux.py): every round each job's speedup comes from the goodput
+// model its AdaptDL agent fitted to its own measurements (`agent` beliefs), relative to its goodput at a fair share;
+// the allocation maximises the p = -1 power mean of the scaled speedups with a restart penalty
+// (strategies/pollux_problem.h), and jobs adapt their batch to what they get (Strategy::adapts_batch). A job may
+// grow to at most twice the GPUs it has measured itself on (and 64, and its largest batch / smallest per-GPU batch).
+// Needs a placement policy in the cluster config (it places jobs on nodes itself).
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <stdexcept>
+
+#include "models/goodput.h"
+#include "strategies/pollux_problem.h"
+#include "strategies/registry.h"
+
+namespace ringsched {
+namespace {
+
+// A job's goodput at (nodes, replicas) under the model it reported, memoised until the report changes.
+class SpeedupCache {
+ public:
+  double goodput(const models::GoodputReport& rep, int nodes, int replicas) {
+    if (!same(rep)) {
+      last_ = rep;
+      memo_.clear();
+    }
+    // The model tells one node from several and nothing more (models::predict_network_time): one entry for all
+    // multi-node placements of a replica count.
+    const long key = static_cast<long>(std::min(nodes, 2)) * 4096 + replicas;
+    const auto it = memo_.find(key);
+    if (it != memo_.end()) return it->second;
+    models::GoodputModel m{rep.perf, rep.grad, rep.init_batch, rep.max_batch, rep.min_local_bsz, rep.max_local_bsz};
+    models::BatchConfig cfg;
+    const double g = m.optimize(nodes, replicas, cfg);
+    memo_.emplace(key, g);
+    return g;
+  }
+
+ private:
+  [[nodiscard]] bool same(const models::GoodputReport& r) const {
+    return r.fitted == last_.fitted && r.perf.as_array() == last_.perf.as_array() && r.grad.sqr == last_.grad.sqr &&
+           r.grad.var == last_.grad.var && r.init_batch == last_.init_batch && r.max_batch == last_.max_batch &&
+           r.min_local_bsz == last_.min_local_bsz && r.max_local_bsz == last_.max_local_bsz;
+  }
+  models::GoodputReport last_;
+  std::map<long, double> memo_;
+};
+
+// Where each job's GPUs are, node by node: the engine's placement when it places jobs; else (no placement policy:
+// the engine packs GPU counts) a packing of the current counts on the least loaded nodes, in snapshot order.
+std::vector<std::vector<int>> current_placements(const Snapshot& s, int nodes) {
+  std::vector<std::vector<int>> out;
+  out.reserve(s.jobs.size());
+  if (s.cluster != nullptr) {
+    for (const JobView& v : s.jobs)
+      out.push_back(s.cluster->node_gpus(v.pub->id));
+    return out;
+  }
+  std::vector<int> free(static_cast<std::size_t>(nodes), s.gpus_per_node);
+  for (const JobView& v : s.jobs) {
+    std::vector<int> mine(static_cast<std::size_t>(nodes), 0);
+    int left = v.gpus;
+    while (left > 0) {
+      const auto it = std::max_element(free.begin(), free.end());
+      if (*it == 0) break;
+      const int take = std::min(left, *it);
+      mine[static_cast<std::size_t>(it - free.begin())] += take;
+      *it -= take;
+      left -= take;
+    }
+    out.push_back(std::move(mine));
+  }
+  return out;
+}
+
+class Pollux final : public Strategy {
+ public:
+  Pollux(std::map<std::string, int> class_max, double restart_penalty_s, double round_s)
+      : class_max_(std::move(class_max)), restart_penalty_s_(restart_penalty_s), round_s_(round_s) {}
+  [[nodiscard]] std::string name() const override { return "pollux"; }
+  [[nodiscard]] bool adapts_batch() const override { return true; }
+  void on_finish(int job_id) override { cache_.erase(job_id); }
+
+  Decision decide(const Snapshot& s) override {
+    const std::size_t n_jobs = s.jobs.size();
+    Decision d;
+    d.gpus.assign(n_jobs, 0);
+    if (n_jobs == 0) return d;
+    const int nodes = s.cluster != nullptr ? s.cluster->nodes() : std::max(1, s.total_gpus / s.gpus_per_node);
+    const std::vector<std::vector<int>> now = current_placements(s, nodes);
+    // Priority: least attained service first, then arrival (pollux.py sorts its jobs this way).
+    std::vector<std::size_t> order(n_jobs);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      if (s.jobs[a].attained_gpu_seconds != s.jobs[b].attained_gpu_seconds) {
+        return s.jobs[a].attained_gpu_seconds < s.jobs[b].attained_gpu_seconds;
+      }
+      return s.jobs[a].pub->arrival < s.jobs[b].pub->arrival;
+    });
+    const double fair_replicas = std::ceil(static_cast<double>(s.total_gpus) / static_cast<double>(n_jobs));
+    std::vector<PolluxJobInput> in;
+    in.reserve(n_jobs);
+    for (std::size_t idx : order)
+      in.push_back(input_for(s, s.jobs[idx], now[idx], static_cast<int>(fair_replicas)));
+    const PolluxProblem problem(std::move(in), nodes, s.gpus_per_node);
+    const PolluxProblem::State state = problem.solve();
+    for (std::size_t k = 0; k < n_jobs; ++k)
+      d.gpus[order[k]] = std::accumulate(state[k].begin(), state[k].end(), 0);
+    // Pollux re-optimises every round: under event-driven scheduling it asks to be called again after a round (a job
+    // that just arrived has a restart factor of 0 and may get GPUs only then). Round-based engines ignore this.
+    d.wakeup_at = s.now + round_s_;
+    if (s.cluster != nullptr) {
+      // With a placement policy the engine puts each job on the nodes chosen here.
+      d.node_gpus.assign(n_jobs, {});
+      for (std::size_t k = 0; k < n_jobs; ++k)
+        d.node_gpus[order[k]] = state[k];
+    }
+    return d;
+  }
+
+ private:
+  PolluxJobInput input_for(const Snapshot& s, const JobView& v, std::vector<int> base, int fair_replicas) {
+    PolluxJobInput j;
+    j.base = std::move(base);
+    const models::GoodputReport* rep = v.belief != nullptr ? v.belief->goodput_report() : nullptr;
+    int most = v.pub->max_gpus;
+    if (rep != nullptr && rep->fitted) {
+      most = std::min(most, std::max(2 * rep->max_profiled_replicas, 1));
+      most = std::min(most, static_cast<int>(rep->max_batch / rep->min_local_bsz));
+    } else if (rep != nullptr) {
+      most = std::min(most, std::max(2 * rep->max_profiled_replicas, 1));
+    }
+    most = std::min(most, 64);
+    const auto cap = class_max_.find(v.pub->class_name);
+    if (cap != class_max_.end()) most = std::min(most, cap->second);
+    // The class's minimum wins over the caps above (a job that may not grow to its minimum could never run).
+    j.min_replicas = std::max(1, v.pub->min_gpus);
+    j.max_replicas = std::max(std::min(most, v.pub->max_gpus), j.min_replicas);
+    const double age = s.now - v.pub->arrival;
+    j.restart_factor = std::max(age - v.restarts * restart_penalty_s_, 0.0) / (age + restart_penalty_s_);
+    const double f = static_cast<double>(fair_replicas);
+    if (rep != nullptr && rep->fitted) {
+      SpeedupCache& c = cache_[v.pub->id];
+      const models::GoodputReport report = *rep;
+      const double base_goodput = c.goodput(report, 1, fair_replicas);
+      j.speedup = [&c, report, base_goodput](int k, int r) {
+        return base_goodput > 0.0 ? c.goodput(report, k, r) / base_goodput : 0.0;
+      };
+    } else if (rep == nullptr && v.belief != nullptr) {
+      // No goodput model (a job of another truth kind): the belief's throughput, relative to a fair share on one
+      // node; Pollux then maximises throughput alone, without statistical efficiency.
+      const Belief* b = v.belief;
+      const double base_rate = b->throughput(fair_replicas, 1);
+      j.speedup = [b, base_rate, f](int k, int r) {
+        return base_rate > 0.0 ? b->throughput(r, k) / base_rate : static_cast<double>(r) / f;
+      };
+    } else {
+      // Nothing measured yet: speedup linear in the GPUs (the artifact's jobs before their first profile).
+      j.speedup = [f](int, int r) { return static_cast<double>(r) / f; };
+    }
+    return j;
+  }
+
+  std::map<std::string, int> class_max_;
+  double restart_penalty_s_;
+  double round_s_;
+  std::map<int, SpeedupCache> cache_;
+};
+
+}  // namespace
+
+StrategyInfo pollux_strategy_info() {
+  StrategyInfo info;
+  info.name = "pollux";
+  info.description =
+      "Pollux (OSDI'21): maximises the p = -1 power mean of each job's goodput speedup over its fair share, with a "
+      "restart penalty; jobs adapt their batch size. Full behaviour needs goodput-model classes (beliefs: agent) and a "
+      "cluster placement policy (it then places jobs on nodes itself; without one it decides GPU counts and the "
+      "engine packs them); on other classes it maximises the beliefs' throughput alone. Params: class_max_gpus "
+      "(object: class name -> most GPUs; the artifact gives ncf 1), restart_penalty_s (seconds charged per past "
+      "restart in the restart factor, > 0, default 30 as the artifact), round_s (under event-driven scheduling, "
+      "decide again at least this often, default 60; scheduler.interval_s makes rounds exact). docs/fidelity.md";
+  info.default_beliefs = "agent";
+  info.params = {"class_max_gpus", "restart_penalty_s", "round_s"};
+  info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
+    std::map<std::string, int> caps;
+    if (auto c = p.maybe("class_max_gpus")) {
+      if (!c->is_object()) c->fail("must be an object of class name -> GPU count");
+      for (const auto& item : c->value().items())
+        caps[item.key()] = static_cast<int>(c->at(item.key()).as_integer_in(1, 1 << 20));
+    }
+    double penalty = 30.0;
+    if (auto r = p.maybe("restart_penalty_s")) {
+      penalty = r->as_positive();
+      if (penalty > 1e7) r->fail("must be <= 1e7 seconds");
+    }
+    double round = 60.0;
+    if (auto r = p.maybe("round_s")) {
+      round = r->as_positive();
+      if (round > 1e7) r->fail("must be <= 1e7 seconds");
+    }
+    return std::make_unique<Pollux>(std::move(caps), penalty, round);
+  };
+  return info;
+}
+
+}  // namespace ringsched

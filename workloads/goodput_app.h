@@ -1,0 +1,137 @@
+// workloads/goodput_app.h — the goodput job model of one measured application, as the Pollux (OSDI'21) artifact's
+// simulator defines it (petuum/adaptdl, branch osdi21-artifact, simulator/applications.py and simulator.py; every
+// formula with its source in docs/fidelity.md): step and sync time by placement and per-GPU (atomic) batch from the
+// measured tables, gradient accumulation above the largest per-GPU batch, the statistical-efficiency gain from the
+// gradient statistics of the validation runs at the current global batch and epoch, progress per epoch and the
+// completion epoch. Progress is counted in steps at the application's smallest validated batch ("progress units");
+// a job's goodput is gain / seconds per (accumulated) step, in progress units per second.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/delaunay_interpolator.h"
+#include "models/goodput.h"
+#include "models/step_time_model.h"
+#include "workloads/job_class.h"
+
+namespace ringsched {
+
+// The application limits of the artifact (applications.py): 0 = derived from the data (init batch = the smallest
+// validated batch, max batch = the largest, min/max local batch = the smallest/largest per-GPU batch measured).
+struct GoodputLimits {
+  int max_epochs = 0;  // required: training stops after this many epochs (the artifact's target_metric is None)
+  double init_batch_size = 0.0;
+  double max_batch_size = 0.0;
+  double min_local_bsz = 0.0;
+  double max_local_bsz = 0.0;
+};
+
+class GoodputApp {
+ public:
+  // Reads <folder>/placements.csv, scalability.csv and validation-<B>.csv (with grad_sqr, grad_var). Bad rows fail
+  // with file:line; InputError when max_epochs exceeds the shortest validation run or a limit is inconsistent.
+  // Loaded applications are immutable and shared: a second load of the same folder (same files: names, sizes and
+  // modification times) with the same name and limits in this process returns the first (a sweep's cells and runs
+  // do not triangulate the tables again). Thread-safe.
+  static std::shared_ptr<const GoodputApp> load(const std::string& name, const std::string& folder,
+                                                const GoodputLimits& limits);
+
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] const std::string& folder() const { return folder_; }
+  [[nodiscard]] double init_batch_size() const { return init_batch_; }
+  [[nodiscard]] double max_batch_size() const { return max_batch_; }
+  [[nodiscard]] double min_local_bsz() const { return min_local_; }
+  [[nodiscard]] double max_local_bsz() const { return max_local_; }
+  [[nodiscard]] int max_epochs() const { return max_epochs_; }
+  // The most GPUs of any measured row (placements.csv or scalability.csv).
+  [[nodiscard]] int max_measured_gpus() const { return static_cast<int>(spread_points_.col(1).maxCoeff()); }
+  // The validated global batch sizes, ascending.
+  [[nodiscard]] std::vector<double> validated_batches() const;
+
+  // Seconds per step and the part spent in gradient synchronisation, at `atomic_bsz` per GPU on `placement` (GPUs
+  // per node, in allocation order; zeros ignored). A placement measured in placements.csv (up to rotation) is
+  // interpolated linearly in the per-GPU batch between its rows; any other placement by the Delaunay interpolation
+  // of (min(nodes, 16), GPUs, per-GPU batch) over the placements' means and the scalability rows. Outside the
+  // measured range (a documented clamp, counted in models::thread_table_stats and printed by the commands): a
+  // measured placement takes its edge row; an interpolated one its batch clamped into the measured per-GPU range,
+  // and when still outside the hull, the nearest measured point. Never throws. Thread-safe.
+  [[nodiscard]] models::StepSync step_time(const std::vector<int>& placement, double atomic_bsz) const;
+  // Gradient statistics at `batch_size` (linear between the bracketing validated batches) during epoch `epoch`.
+  [[nodiscard]] models::GradStats grad_stats(double batch_size, int epoch) const;
+  // Progress units at the end of `epoch` epochs (0 at 0): the smallest over the validation runs.
+  [[nodiscard]] double progress_at(int epoch) const;
+  // Steps done at batch_size after epoch `epoch` (its row), linear between the bracketing validated batches.
+  [[nodiscard]] double iteration_at(double batch_size, int epoch) const;
+  // Total progress to completion: the end of epoch max_epochs.
+  [[nodiscard]] double total_progress() const { return progress_at(max_epochs_); }
+  // Batch configuration for a fixed global batch on `replicas` GPUs (simulator.py update_local_bsz).
+  [[nodiscard]] models::BatchConfig fixed_batch(double batch_size, int replicas) const;
+  // Goodput in progress units per second of `cfg` on `placement` in epoch `epoch`.
+  [[nodiscard]] double goodput(const std::vector<int>& placement, const models::BatchConfig& cfg, int epoch) const;
+
+ private:
+  struct Row {
+    double local_bsz;
+    double step;
+    double sync;
+  };
+  struct Run {
+    double batch;
+    std::vector<double> progress;
+    std::vector<double> iteration;
+    std::vector<double> grad_sqr;
+    std::vector<double> grad_var;
+  };
+  [[nodiscard]] models::StepSync measured_placement(const std::vector<Row>& rows, double bsz, bool& clamped) const;
+  [[nodiscard]] models::StepSync interpolated(int nodes, int replicas, double bsz, bool& clamped) const;
+  [[nodiscard]] models::StepSync compute_step_time(const std::vector<int>& key, double atomic_bsz, bool& clamped) const;
+  static std::shared_ptr<const GoodputApp> read(const std::string& name, const std::string& folder,
+                                                const GoodputLimits& limits);
+  // Indices of the validated runs bracketing `batch` (equal when it is validated or clamped to an end).
+  void bracket(double batch, std::size_t& lo, std::size_t& hi, bool& clamped) const;
+
+  std::uint64_t uid_ = 0;  // distinct per loaded application: keys the per-thread step-time memo
+  std::string name_;
+  std::string folder_;
+  std::map<std::vector<int>, std::vector<Row>> placements_;  // normalised placement -> rows by batch
+  std::unique_ptr<models::DelaunayInterpolator> spread_;     // the other placements
+  Eigen::MatrixXd spread_points_;                            // its points (nodes, GPUs, per-GPU batch)
+  Eigen::MatrixXd spread_values_;                            // and values (step, sync)
+  std::vector<Run> runs_;                                    // by batch
+  double init_batch_ = 0.0;
+  double max_batch_ = 0.0;
+  double min_local_ = 0.0;
+  double max_local_ = 0.0;
+  int max_epochs_ = 0;
+};
+
+// The goodput model seen as a speed model at epoch 0 (for load arithmetic and catalog-level beliefs):
+// step_seconds(w, nodes, B) = B x seconds per accumulated step / (init batch x gain(B, epoch 0)), the fixed-batch
+// configuration of B on w GPUs spread evenly (ceil(w / nodes) per node) over `nodes` nodes, so that
+// class_throughput = init batch x goodput: progress in samples-equivalent per second.
+class GoodputStepTime final : public models::StepTimeModel {
+ public:
+  explicit GoodputStepTime(std::shared_ptr<const GoodputApp> app) : app_(std::move(app)) {}
+  [[nodiscard]] double step_seconds(int w, int nodes, double global_batch) const override;
+  [[nodiscard]] std::string kind() const override { return "goodput"; }
+
+ private:
+  std::shared_ptr<const GoodputApp> app_;
+};
+
+// A job class whose truth is the goodput model of `app` (work = total progress x init batch; default batch =
+// `batch_size`, 0 = the app's initial batch; fixed_global; GPUs 1..max_gpus).
+JobClass goodput_job_class(const std::string& name, std::shared_ptr<const GoodputApp> app, double batch_size,
+                           int max_gpus, bool adaptive_batch);
+
+// A placement as the artifact's tables key it: zeros dropped, then the lexicographically smallest rotation.
+std::vector<int> normalise_placement(const std::vector<int>& placement);
+
+// The artifact's packed placement of w GPUs on nodes of `per_node`: (per_node, ..., per_node, rest).
+std::vector<int> packed_placement(int w, int per_node);
+
+}  // namespace ringsched
