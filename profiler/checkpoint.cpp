@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "models/input_error.h"
+#include "models/input_file.h"
 #include "profiler/measurement.h"
 #include "profiler/mlp.h"
 
@@ -222,12 +223,7 @@ void check_output_folder(const std::string& flag, const std::string& path) {
 }
 
 std::string read_file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno));
-  std::ostringstream os;
-  os << in.rdbuf();
-  if (in.bad()) throw InputError(path + ": read failed");
-  return os.str();
+  return read_input_file(path, "checkpoint");
 }
 
 }  // namespace ringsched::profiler

@@ -16,6 +16,7 @@
 #include <system_error>
 
 #include "models/input_error.h"
+#include "models/input_file.h"
 
 namespace ringsched::profiler {
 
@@ -74,9 +75,11 @@ class Node {
   }
 
   std::int64_t as_int() const {
-    if (!j_.is_number_integer()) fail(std::string("must be an integer, got ") + j_.type_name() + " " + j_.dump());
+    if (!j_.is_number_integer())
+      fail(std::string("must be an integer, got ") + j_.type_name() + " " +
+           j_.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     if (j_.is_number_unsigned() && j_.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
-      fail("integer too large: " + j_.dump());
+      fail("integer too large: " + j_.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return j_.get<std::int64_t>();
   }
 
@@ -88,9 +91,12 @@ class Node {
   }
 
   double as_number() const {
-    if (!j_.is_number()) fail(std::string("must be a number, got ") + j_.type_name() + " " + j_.dump());
+    if (!j_.is_number())
+      fail(std::string("must be a number, got ") + j_.type_name() + " " +
+           j_.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     const double v = j_.get<double>();
-    if (!std::isfinite(v)) fail("must be finite, got " + j_.dump());
+    if (!std::isfinite(v))
+      fail("must be finite, got " + j_.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return v;
   }
 
@@ -193,6 +199,7 @@ Measurement parse_measurement(const Json& doc, const std::string& file) {
   for (std::size_t i = 0; i < layer_count; ++i)
     m.model.layers.push_back(static_cast<int>(layers.at(i).as_positive_int(1 << 24)));
   m.model.parameters = model.at("parameters").as_positive_int();
+  if (m.model.parameters > (std::int64_t{1} << 60)) model.at("parameters").fail("must be <= 2^60");
   if (m.model.parameters != mlp_parameter_count(m.model.layers))
     model.at("parameters")
         .fail("must be " + std::to_string(mlp_parameter_count(m.model.layers)) + " for these layers, got " +
@@ -263,22 +270,26 @@ Seconds seconds_from_repeats(std::vector<double> repeats) {
 }
 
 std::int64_t mlp_parameter_count(const std::vector<int>& layers) {
+  // Checked: widths come from users' files and flags; a count beyond 2^60 (4 bytes each must still fit) is refused.
   std::int64_t n = 0;
-  for (std::size_t i = 1; i < layers.size(); ++i)
-    n += static_cast<std::int64_t>(layers[i - 1]) * layers[i] + layers[i];
+  for (std::size_t i = 1; i < layers.size(); ++i) {
+    std::int64_t layer = 0;
+    if (__builtin_mul_overflow(static_cast<std::int64_t>(layers[i - 1]), static_cast<std::int64_t>(layers[i]),
+                               &layer) ||
+        __builtin_add_overflow(layer, static_cast<std::int64_t>(layers[i]), &layer) ||
+        __builtin_add_overflow(n, layer, &n) || n > (std::int64_t{1} << 60)) {
+      throw InputError("MLP layers: the parameter count exceeds 2^60");
+    }
+  }
   return n;
 }
 
 Measurement load_measurement(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open measurement file: " + std::generic_category().message(errno));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw InputError(path + ": cannot read measurement file");
+  const std::string text = read_input_file(path, "measurement file");
   Json doc;
   try {
-    doc = Json::parse(buffer.str());
-  } catch (const Json::parse_error& e) {
+    doc = Json::parse(text);
+  } catch (const Json::exception& e) {  // parse_error, or out_of_range for numbers beyond a double
     throw InputError(path + ": invalid JSON: " + e.what());
   }
   return parse_measurement(doc, path);
@@ -306,7 +317,7 @@ std::string measurement_to_json(const Measurement& m) {
     j["allreduce"].push_back({{"bytes", p.bytes}, {"seconds", write_seconds(p.seconds)}});
   j["timestamp"] = m.timestamp;
   j["command_line"] = m.command_line;
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 void save_measurement(const Measurement& m, const std::string& path) {

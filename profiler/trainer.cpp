@@ -378,7 +378,7 @@ std::string train_report_json(const TrainReport& r) {
   j["heldout_accuracy"] =
       r.heldout_accuracy >= 0 ? nlohmann::ordered_json(r.heldout_accuracy) : nlohmann::ordered_json(nullptr);
   j["heldout_loss"] = r.heldout_loss >= 0 ? nlohmann::ordered_json(r.heldout_loss) : nlohmann::ordered_json(nullptr);
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace ringsched::profiler

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "strategies/registry.h"
+#include "strategies/rigid.h"
 
 namespace ringsched {
 namespace {
@@ -12,27 +13,9 @@ class Eight final : public Strategy {
   [[nodiscard]] std::string name() const override { return "eight"; }
 
   Decision decide(const Snapshot& s) override {
-    Decision d;
-    d.gpus.resize(s.jobs.size(), 0);
-    int free = s.total_gpus;
-    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
-      if (s.jobs[i].gpus > 0) {
-        d.gpus[i] = s.jobs[i].gpus;
-        free -= s.jobs[i].gpus;
-      }
-    }
-    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
-      if (s.jobs[i].gpus > 0) continue;
-      const auto& p = *s.jobs[i].pub;
-      const int need = std::max(p.min_gpus, std::min(gpus_, p.max_gpus));
-      if (need <= free) {
-        d.gpus[i] = need;
-        free -= need;
-      } else if (!backfill_) {
-        break;  // strict FCFS: the head of the queue blocks the rest
-      }
-    }
-    return d;
+    // Strict FCFS (the head of the queue blocks the rest) unless backfill.
+    return fcfs_fill(
+        s, [this](const JobPublic& p) { return std::max(p.min_gpus, std::min(gpus_, p.max_gpus)); }, backfill_);
   }
 
  private:

@@ -9,9 +9,9 @@ namespace ringsched {
 namespace {
 
 std::vector<StrategyInfo> builtin_infos() {
-  return {eight_strategy_info(),       precompute_strategy_info(), optimus_strategy_info(),
-          exploratory_strategy_info(), optimal_strategy_info(),    srtf_strategy_info(),
-          tiresias_strategy_info(),    afs_strategy_info(),        pollux_strategy_info()};
+  return {eight_strategy_info(),   precompute_strategy_info(), optimus_strategy_info(),  exploratory_strategy_info(),
+          optimal_strategy_info(), srtf_strategy_info(),       tiresias_strategy_info(), afs_strategy_info(),
+          pollux_strategy_info(),  fifo_strategy_info()};
 }
 
 struct Registry {

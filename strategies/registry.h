@@ -30,6 +30,7 @@ void register_strategy(StrategyInfo info);
 
 // The built-in strategies (defined in one file each).
 StrategyInfo eight_strategy_info();
+StrategyInfo fifo_strategy_info();
 StrategyInfo precompute_strategy_info();
 StrategyInfo optimus_strategy_info();
 StrategyInfo exploratory_strategy_info();

@@ -1,5 +1,5 @@
-// strategies/rigid.h — helpers shared by the rigid rival strategies (srtf, tiresias): the fixed GPU count a job
-// asks for, and greedy placement of jobs in priority order.
+// strategies/rigid.h — helpers shared by the rigid strategies (eight, fifo, srtf, tiresias): the fixed GPU count a
+// job asks for, greedy placement of jobs in priority order, and first-come first-served filling.
 #pragma once
 
 #include <algorithm>
@@ -28,6 +28,31 @@ inline std::vector<int> rigid_fill(const Snapshot& s, const std::vector<int>& or
     }
   }
   return gpus;
+}
+
+// First-come first-served without preemption: started jobs keep their GPUs; waiting jobs start in snapshot (arrival)
+// order at size(job's public facts) while they fit. Without backfill the first waiting job that does not fit blocks
+// the rest (strict FCFS); with it, later jobs that fit may start.
+template <class SizeFn>
+Decision fcfs_fill(const Snapshot& s, SizeFn size, bool backfill) {
+  Decision d;
+  d.gpus.resize(s.jobs.size(), 0);
+  int free = s.total_gpus;
+  for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+    d.gpus[i] = s.jobs[i].gpus;
+    free -= s.jobs[i].gpus;
+  }
+  for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+    if (s.jobs[i].gpus > 0) continue;
+    const int need = size(*s.jobs[i].pub);
+    if (need <= free) {
+      d.gpus[i] = need;
+      free -= need;
+    } else if (!backfill) {
+      break;
+    }
+  }
+  return d;
 }
 
 }  // namespace ringsched

@@ -93,6 +93,9 @@ JobClass parse_goodput_class(const JsonReader& r, const std::string& base_dir) {
   return c;
 }
 
+constexpr double kMaxBatch = 1e9;         // samples per batch
+constexpr double kMaxWorkSamples = 1e18;  // samples to convergence
+
 JobClass parse_class(const JsonReader& r, const std::string& base_dir) {
   if (r.is_object() && r.has("goodput")) return parse_goodput_class(r, base_dir);
   r.expect_object({"name", "description", "weight", "batch", "model_size_mparams", "work", "gpus", "speed",
@@ -118,9 +121,11 @@ JobClass parse_class(const JsonReader& r, const std::string& base_dir) {
     mode.fail("unknown batch mode '" + mode_name + "' (valid: fixed_global, fixed_per_worker)");
   }
   c.batch_size = batch.at("size").as_positive();
+  if (c.batch_size > kMaxBatch) batch.at("size").fail("must be <= 1e9 samples (a larger batch is absurd)");
   c.large_batch_penalty = batch.non_negative_or("large_batch_penalty", 0.0);
 
   c.model_size_mparams = r.at("model_size_mparams").as_positive();
+  if (c.model_size_mparams > 1e7) r.at("model_size_mparams").fail("must be <= 1e7 (ten trillion parameters)");
 
   const auto work = r.at("work");
   work.expect_object({"samples", "epochs", "dataset_samples", "sigma"});
@@ -129,6 +134,11 @@ JobClass parse_class(const JsonReader& r, const std::string& base_dir) {
     c.work_samples = work.at("samples").as_positive();
   } else {
     c.work_samples = work.at("epochs").as_positive() * work.at("dataset_samples").as_positive();
+  }
+  if (!(c.work_samples <= kMaxWorkSamples)) {
+    work.fail("the work is " + std::to_string(c.work_samples) +
+              " samples; at most 1e18 (a job longer than any "
+              "simulated horizon)");
   }
   c.work_sigma = work.non_negative_or("sigma", 0.0);
   if (c.work_sigma > 3.0) work.at("sigma").fail("must be <= 3 (a lognormal sigma above 3 is absurd)");

@@ -3,9 +3,9 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+#include <limits>
 
+#include "models/input_file.h"
 #include "workloads/json_reader.h"
 
 namespace ringsched {
@@ -65,6 +65,10 @@ double CsvTable::positive(const CsvRow& row, int col) const {
   const double v = number(row, col);
   if (!(v > 0.0))
     fail(row, "column '" + header[static_cast<std::size_t>(col)] + "': must be > 0, got " + text(row, col));
+  if (v < std::numeric_limits<double>::min()) {
+    fail(row, "column '" + header[static_cast<std::size_t>(col)] + "': " + text(row, col) +
+                  " is a denormal number (below 2.2e-308)");
+  }
   return v;
 }
 
@@ -149,11 +153,7 @@ CsvTable parse_csv(const std::string& text, const std::string& origin) {
 }
 
 CsvTable read_csv_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_csv(ss.str(), path);
+  return parse_csv(read_input_file(path, "CSV file"), path);
 }
 
 }  // namespace ringsched

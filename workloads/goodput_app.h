@@ -39,6 +39,11 @@ class GoodputApp {
   // do not triangulate the tables again). Thread-safe.
   static std::shared_ptr<const GoodputApp> load(const std::string& name, const std::string& folder,
                                                 const GoodputLimits& limits);
+  // The same read without the process-wide cache (the fuzz target rewrites one folder again and again).
+  static std::shared_ptr<const GoodputApp> load_uncached(const std::string& name, const std::string& folder,
+                                                         const GoodputLimits& limits) {
+    return read(name, folder, limits);
+  }
 
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] const std::string& folder() const { return folder_; }

@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+
+#include "models/input_file.h"
 
 namespace ringsched {
 namespace {
@@ -14,7 +17,7 @@ std::string type_name(const nlohmann::json& v) {
 }
 
 std::string short_value(const nlohmann::json& v) {
-  std::string s = v.dump();
+  std::string s = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (s.size() > 40) s = s.substr(0, 37) + "...";
   return s;
 }
@@ -40,15 +43,17 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& origi
     const auto pos = what.find("parse error");
     if (pos != std::string::npos) what = what.substr(pos);
     throw InputError(origin + ":" + std::to_string(line) + ":" + std::to_string(col) + ": malformed JSON: " + what);
+  } catch (const nlohmann::json::exception& e) {
+    // out_of_range.406: a number beyond a double (1e309). nlohmann gives no position; the message quotes the number.
+    std::string what = e.what();
+    const auto pos = what.find("number overflow");
+    throw InputError(origin + ": malformed JSON: " +
+                     (pos != std::string::npos ? what.substr(pos) + " (numbers must fit a double)" : what));
   }
 }
 
 nlohmann::json read_json_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_json_text(ss.str(), path);
+  return parse_json_text(read_input_file(path, "JSON file"), path);
 }
 
 JsonReader::JsonReader(const nlohmann::json& value, std::string file, std::string path)
@@ -115,6 +120,18 @@ double JsonReader::as_number() const {
 double JsonReader::as_positive() const {
   const double v = as_number();
   if (!(v > 0.0)) fail("must be > 0, got " + short_value(*value_));
+  if (v < std::numeric_limits<double>::min())
+    fail("must be at least 2.2e-308 (a denormal number), got " + short_value(*value_));
+  return v;
+}
+
+double JsonReader::as_number_in(double lo, double hi) const {
+  const double v = as_number();
+  if (v < lo || v > hi) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "must be between %.17g and %.17g, got ", lo, hi);
+    fail(buf + short_value(*value_));
+  }
   return v;
 }
 
@@ -132,13 +149,17 @@ std::int64_t JsonReader::as_integer() const {
     }
     fail("must be an integer, got " + type_name(*value_) + " " + short_value(*value_));
   }
+  if (value_->is_number_unsigned() &&
+      value_->get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    fail("must be an integer below 2^63, got " + short_value(*value_));
+  }
   return value_->get<std::int64_t>();
 }
 
 std::int64_t JsonReader::as_integer_in(std::int64_t lo, std::int64_t hi) const {
   const std::int64_t v = as_integer();
   if (v < lo || v > hi) {
-    fail("must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + std::to_string(v));
+    fail("must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + short_value(*value_));
   }
   return v;
 }

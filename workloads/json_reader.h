@@ -45,6 +45,8 @@ class JsonReader {
   [[nodiscard]] double as_number() const;
   [[nodiscard]] double as_positive() const;      // > 0, finite
   [[nodiscard]] double as_non_negative() const;  // >= 0, finite
+  // Within [lo, hi] (finite); an input beyond an absurd-size cap fails naming the cap.
+  [[nodiscard]] double as_number_in(double lo, double hi) const;
   [[nodiscard]] std::int64_t as_integer() const;
   [[nodiscard]] std::int64_t as_integer_in(std::int64_t lo, std::int64_t hi) const;
   [[nodiscard]] std::string as_string() const;

@@ -19,7 +19,12 @@ std::vector<models::SpeedPoint> read_points_csv(const std::string& path) {
     p.w = t.integer_in(row, cg, 1, 1 << 20);
     p.nodes = t.integer_in(row, cn, 1, p.w);
     p.global_batch = t.positive(row, cb);
+    if (p.global_batch > 1e9) t.fail(row, "column 'global_batch': must be <= 1e9 samples, got " + t.text(row, cb));
     p.step_seconds = t.positive(row, cs);
+    // A step between a nanosecond and a year: outside, the fit's scaled columns overflow or underflow.
+    if (p.step_seconds < 1e-9 || p.step_seconds > 3.2e7) {
+      t.fail(row, "column 'step_seconds': must be between 1e-9 and 3.2e7 s, got " + t.text(row, cs));
+    }
     out.push_back(p);
   }
   return out;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "sim/experiments/placement_report.h"
 #include "sim/experiments/report.h"
@@ -66,6 +67,9 @@ void apply_run_options(nlohmann::json& doc, const RunOptions& o) {
 
 int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, const std::string& label) {
   const Format f = parse_format(o.format);
+  // The output folder is checked before the run and written as a whole after it: a failure leaves it as it was.
+  std::optional<StagedOutput> staged;
+  if (!o.out.empty()) staged.emplace(o.out);
   const auto t0 = std::chrono::steady_clock::now();
   const ExperimentResult res = run_experiment(cfg, o.threads);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -73,9 +77,10 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
   std::cout << render_belief_report(cfg, res, f);     // empty unless prediction errors or measured tables
   std::cout << render_placement_report(cfg, res, f);  // empty unless topology/placement/gap
   std::cout << std::flush;
-  if (!o.out.empty()) {
-    write_outputs(o.out, cfg, res);
-    write_placement_outputs(o.out, cfg, res);
+  if (staged) {
+    write_outputs(*staged, cfg, res);
+    write_placement_outputs(*staged, cfg, res);
+    staged->commit();
   }
   std::fprintf(stderr, "ringsched: %s%zu runs in %.2f s%s%s\n", label.empty() ? "" : (label + ": ").c_str(),
                res.runs.size(), secs, o.out.empty() ? "" : ", wrote ", o.out.c_str());

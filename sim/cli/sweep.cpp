@@ -1,6 +1,8 @@
 // sim/cli/sweep.cpp — `ringsched sweep`: run a sweep file on all cores, and over MPI ranks under mpirun.
+#include <iostream>
 #include <memory>
 
+#include "models/input_error.h"
 #include "sim/cli/commands.h"
 #include "sim/experiments/sweep.h"
 #ifdef RINGSCHED_WITH_MPI
@@ -42,7 +44,23 @@ Command add_sweep_command(CLI::App& app) {
             comm = make_mpi_comm_if_launched();
 #endif
             if (!comm) comm = make_local_comm();
-            return sweep_command(o->config, o->opt, o->plot, *comm);
+            if (comm->size() <= 1) return sweep_command(o->config, o->opt, o->plot, *comm);
+            // Over ranks, a failure on one rank (a write error on rank 0, memory on another) must not leave the
+            // others waiting in a collective: report it and stop every rank.
+            try {
+              return sweep_command(o->config, o->opt, o->plot, *comm);
+            } catch (const InputError& e) {
+              // Bad input is found by rank 0 before any run and rethrown on every rank (all stop together): one
+              // message is enough.
+              if (comm->rank() == 0) std::cerr << "ringsched: error: " << e.what() << "\n" << std::flush;
+              return 2;
+            } catch (const std::exception& e) {
+              std::cerr << "ringsched: failure on rank " << comm->rank() << ": " << e.what()
+                        << "; stopping every rank\n"
+                        << std::flush;
+              comm->abort_all(1);
+            }
+            return 1;
           }};
 }
 

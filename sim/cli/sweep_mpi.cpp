@@ -44,6 +44,8 @@ class MpiComm final : public SweepComm {
     return out;
   }
 
+  void abort_all(int code) override { MPI_Abort(MPI_COMM_WORLD, code); }
+
   std::vector<std::string> gather(const std::string& text) override {
     int n = static_cast<int>(text.size());
     std::vector<int> sizes(static_cast<std::size_t>(size_), 0);

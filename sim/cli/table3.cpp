@@ -104,13 +104,15 @@ int run_table3(const Table3Options& o) {
                                ? heldout_document(o)
                                : parse_json_text(table3_config_text(), builtin_config_origin("in-sample"));
       if (o.show != "held-out") apply_run_options(doc, o.run);
-      std::cout << doc.dump(2) << "\n";
+      std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       std::cout << builtin_config_text(o.show);
     }
     return 0;
   }
   const std::vector<Block> blocks = table3_blocks(o);
+  for (const Block& b : blocks)  // every output folder is usable before any block runs
+    if (!b.out_dir.empty()) check_output_dir(b.out_dir);
   const bool md = o.run.format == "md";
   int rc = 0;
   for (std::size_t i = 0; i < blocks.size(); ++i) {

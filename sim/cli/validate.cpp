@@ -37,9 +37,13 @@ int run_validate(const std::string& path) {
             << " runs\n";
   for (const auto& l : cfg.levels) {
     if (cfg.workload.trace) {
-      std::printf("  level %s: arrivals from %s trace %s (%zu rows)\n", l.name.c_str(),
-                  cfg.workload.trace->format.c_str(), cfg.workload.trace->file.c_str(),
-                  cfg.workload.trace->jobs.size());
+      const TraceNotes& n = cfg.workload.trace_notes;
+      std::printf("  level %s: arrivals from %s trace %s (%zu rows), offered load %.3f\n", l.name.c_str(),
+                  cfg.workload.trace->format.c_str(), cfg.workload.trace->file.c_str(), n.rows, n.offered_load);
+      std::printf(
+          "  trace: %zu jobs; %zu rows not used (workload.jobs / --jobs); oversize requests: %s (%zu clamped, "
+          "%zu dropped)\n",
+          n.jobs, n.truncated, to_string(cfg.workload.trace_spec.oversize).c_str(), n.clamped, n.dropped);
       if (cfg.workload.trace->format == "pollux") print_pollux_columns(cat);
     } else {
       std::printf("  level %s: load %.3g, %.4g arrivals/hour\n", l.name.c_str(), l.load, l.rate_per_s * 3600.0);

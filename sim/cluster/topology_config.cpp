@@ -14,7 +14,9 @@ namespace {
 LinkClass parse_link(const JsonReader& r) {
   r.expect_object({"bandwidth_gb_s", "latency_us"});
   const auto bw = r.at("bandwidth_gb_s");
-  if (!(bw.as_number() > 0.0)) bw.fail("link bandwidth must be > 0 GB/s, got " + bw.value().dump());
+  if (!(bw.as_number() > 0.0))
+    bw.fail("link bandwidth must be > 0 GB/s, got " +
+            bw.value().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   LinkClass l;
   l.bandwidth = bw.as_positive() * 1e9;
   l.latency = r.non_negative_or("latency_us", 0.0) * 1e-6;
@@ -87,7 +89,9 @@ std::shared_ptr<const Topology> parse_graph(const JsonReader& r, int nodes, int 
       l.a = lr.at("a").as_string();
       l.b = lr.at("b").as_string();
       const auto bw = lr.at("bandwidth_gb_s");
-      if (!(bw.as_number() > 0.0)) bw.fail("link bandwidth must be > 0 GB/s, got " + bw.value().dump());
+      if (!(bw.as_number() > 0.0))
+        bw.fail("link bandwidth must be > 0 GB/s, got " +
+                bw.value().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       l.link.bandwidth = bw.as_number() * 1e9;
       l.link.latency = lr.non_negative_or("latency_us", 0.0) * 1e-6;
       spec.links.push_back(l);

@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <queue>
 #include <stdexcept>
 
 #include <boost/random/normal_distribution.hpp>
 
+#include "models/input_error.h"
 #include "sim/cluster/placement.h"
 #include "sim/engine/goodput_job.h"
 #include "workloads/rng.h"
@@ -55,6 +57,16 @@ JobPublic public_facts(const JobTruth& t, const JobClass& c, int total_gpus) {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// The simulated clock's horizon: 1e12 s (about 31,700 years). Arrivals and event times beyond it (or NaN) come from
+// absurd input (a work of 1e300 samples, a trace time in the far future) and stop the run with a message naming the
+// job instead of looping or overflowing the clock.
+constexpr double kMaxSimTime = 1e12;
+
+std::string seconds_text(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
 
 // A goodput job's public facts: the batch it was submitted with (0 when it adapts its batch), and at most as many
 // GPUs as that batch (the application's largest, when adapting) has smallest per-GPU batches.
@@ -112,6 +124,10 @@ class Engine final : public Probe, public ClusterView {
     for (std::size_t i = 0; i < n; ++i) {
       const JobTruth& t = w.jobs[i];
       if (t.id != static_cast<int>(i)) throw std::logic_error("workload job ids must be 0..n-1 in order");
+      if (!(t.arrival >= 0.0 && t.arrival <= kMaxSimTime)) {
+        throw InputError("job '" + t.name + "': arrival time " + seconds_text(t.arrival) +
+                         " s is not a time within the simulated horizon (0..1e12 s)");
+      }
       const JobClass& cls = cls_of(static_cast<int>(i));
       pub_[i] = public_facts(t, cls, c.total_gpus());
       if (cls.goodput) {
@@ -123,6 +139,10 @@ class Engine final : public Probe, public ClusterView {
       const JobPublic& p = pub_[i];
       beliefs_[i] = b.make(p, ctx, b.needs_truth() ? &t : nullptr);
       rt_[i].work = rt_[i].gp ? rt_[i].gp->total() : t.work_samples;
+      if (!(rt_[i].work > 0.0 && std::isfinite(rt_[i].work))) {
+        throw InputError("job '" + t.name + "': its work (" + seconds_text(rt_[i].work) +
+                         ") is not a positive finite amount");
+      }
       JobResult& r = result_.jobs[i];
       r.id = t.id;
       r.name = t.name;
@@ -208,6 +228,15 @@ class Engine final : public Probe, public ClusterView {
     return class_throughput(cls_of(id), ring.gpus, ring.nodes, sf);
   }
   void push(Event e) {
+    if (!(e.time <= kMaxSimTime)) {  // also NaN
+      if (e.job < 0)
+        throw std::logic_error("strategy '" + strat_.name() + "' asked to be woken at " + seconds_text(e.time) + " s");
+      const JobTruth& t = wl_.jobs[static_cast<std::size_t>(e.job)];
+      throw InputError("job '" + t.name + "' (class " + cls_of(e.job).name + "): the simulated clock would reach " +
+                       seconds_text(e.time) + " s, beyond the horizon of 1e12 s: its work (" +
+                       seconds_text(rt_[static_cast<std::size_t>(e.job)].work) +
+                       ") or its speed is absurd; check the class's work and batch or the trace's durations");
+    }
     e.seq = seq_++;
     heap_.push(e);
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace ringsched {
 
@@ -11,5 +12,33 @@ void write_file_atomic(const std::string& path, const std::string& content);
 
 // Creates the directory (and parents). Throws InputError if it cannot (e.g. a file is in the way).
 void ensure_directory(const std::string& path);
+
+// Checks, before any work, that `dir` can take output: creates it if needed and writes and removes a probe file.
+// InputError naming the folder otherwise (a file in the way, /dev/full, no permission, a full disk).
+void check_output_dir(const std::string& dir);
+
+// Removes temporary files (`NAME.tmp.PID`) and staging folders (`.staging.PID`) in `dir` left by processes that no
+// longer run (a kill -9 during a write). Returns how many it removed.
+int remove_stale_temporaries(const std::string& dir);
+
+// A set of output files written as a whole: each file goes to a staging folder inside `dir` and all move into
+// `dir` only at commit(). A run that fails before commit() leaves `dir` as it was (the previous run's files intact).
+class StagedOutput {
+ public:
+  explicit StagedOutput(std::string dir);
+  StagedOutput(const StagedOutput&) = delete;
+  StagedOutput& operator=(const StagedOutput&) = delete;
+  ~StagedOutput();
+
+  // Writes one file (a name inside `dir`) to the staging folder.
+  void write(const std::string& name, const std::string& content);
+  // Moves every staged file into `dir` (a rename each, same file system) and removes the staging folder.
+  void commit();
+
+ private:
+  std::string dir_;
+  std::string stage_;
+  std::vector<std::string> names_;
+};
 
 }  // namespace ringsched

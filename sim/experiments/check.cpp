@@ -81,11 +81,21 @@ WelchResult welch_t_test(const std::vector<double>& a, const std::vector<double>
   const double vb = y.sd * y.sd / static_cast<double>(y.n);
   const double se2 = va + vb;
   if (!(se2 > 0.0) || !std::isfinite(se2)) return w;
+  const double t = (x.mean - y.mean) / std::sqrt(se2);
+  // Welch-Satterthwaite df, computed on variances scaled by se2 so that metrics near 1e78 (se2^2 overflows) work.
+  const double ra = va / se2;
+  const double rb = vb / se2;
+  const double df = 1.0 / (ra * ra / static_cast<double>(x.n - 1) + rb * rb / static_cast<double>(y.n - 1));
+  if (!std::isfinite(t) || !(df > 0.0) || !std::isfinite(df)) return w;  // no test on such numbers
+  try {
+    const boost::math::students_t dist(df);
+    w.p = 2.0 * boost::math::cdf(boost::math::complement(dist, std::fabs(t)));
+  } catch (const std::exception&) {  // Boost.Math domain or overflow errors: no test rather than a crash
+    return w;
+  }
   w.available = true;
-  w.t = (x.mean - y.mean) / std::sqrt(se2);
-  w.df = se2 * se2 / (va * va / static_cast<double>(x.n - 1) + vb * vb / static_cast<double>(y.n - 1));
-  const boost::math::students_t dist(w.df);
-  w.p = 2.0 * boost::math::cdf(boost::math::complement(dist, std::fabs(w.t)));
+  w.t = t;
+  w.df = df;
   return w;
 }
 

@@ -3,6 +3,8 @@
 #include "sim/experiments/config.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 #include "sim/beliefs/belief_sources.h"
@@ -109,7 +111,8 @@ Trace read_trace_file(const JsonReader& tr, const std::string& path, const std::
     tr.at("submit_format").fail("unknown value '" + g.submit_format + "' (valid: auto, number, datetime)");
   }
   if (auto cols = tr.maybe("columns")) {
-    cols->expect_object({"submit", "duration", "gpus"});
+    cols->expect_object({"submit", "duration", "gpus", "id"});
+    g.id_column = cols->string_or("id", "");
     g.submit_column = cols->string_or("submit", g.submit_column);
     g.duration_column = cols->string_or("duration", g.duration_column);
     g.gpus_column = cols->string_or("gpus", g.gpus_column);
@@ -126,9 +129,11 @@ Trace read_trace_file(const JsonReader& tr, const std::string& path, const std::
 // workload.trace: reads the trace once (rows are shared by every replicate; only per-job noise depends on the seed)
 // and checks every row against the catalog now, so bad rows fail validation with file:line.
 void parse_trace(const JsonReader& tr, const std::string& base_dir, ExperimentConfig& c) {
-  tr.expect_object({"file", "format", "time_unit", "time_scale", "columns", "submit_format", "class", "max_gpus"});
+  tr.expect_object(
+      {"file", "format", "time_unit", "time_scale", "columns", "submit_format", "class", "max_gpus", "oversize"});
   const auto file = tr.at("file");
   const std::string path = resolve_path(file.as_string(), base_dir);
+  c.workload.trace_file = file.as_string();
   const std::string format = tr.string_or("format", "pollux");
   const std::string unit = tr.string_or("time_unit", "s");
   double unit_s = 1.0;
@@ -140,6 +145,13 @@ void parse_trace(const JsonReader& tr, const std::string& base_dir, ExperimentCo
   TraceWorkloadSpec& spec = c.workload.trace_spec;
   spec.time_scale = tr.positive_or("time_scale", 1.0);
   spec.max_gpus = static_cast<int>(tr.integer_in_or("max_gpus", 1, c.total_gpus(), c.total_gpus()));
+  if (auto o = tr.maybe("oversize")) {
+    try {
+      spec.oversize = parse_oversize(o->as_string(), o->where());
+    } catch (const InputError& e) {
+      o->fail(std::string(e.what()).substr(o->where().size() + 2));
+    }
+  }
   Trace trace;
   try {
     trace = read_trace_file(tr, path, format, unit, c);
@@ -175,7 +187,8 @@ void parse_workload(const JsonReader& wl, const std::string& base_dir, Experimen
       TraceWorkloadSpec spec = w.trace_spec;
       spec.max_jobs = w.jobs;
       spec.gpus_per_node = c.cluster.gpus_per_node;
-      (void)workload_from_trace(*w.trace, w.catalog, spec, 0);  // unknown applications fail here with file:line
+      // Unknown applications and requests the cluster cannot run fail here with file:line.
+      w.trace_notes = trace_notes(*w.trace, *w.catalog, spec, c.total_gpus());
     } catch (const InputError& e) {
       throw InputError(tr->at("file").where() + ": " + e.what());
     }
@@ -195,6 +208,11 @@ bool resolve_rate(const JsonReader& holder, const ExperimentConfig& c, LevelSpec
     level.load = holder.at("load").as_positive();
     if (level.load > 100.0) holder.at("load").fail("must be <= 100 (offered load, 1 = the cluster's capacity)");
     level.rate_per_s = rate_for_load(*c.workload.catalog, level.load, c.total_gpus(), c.cluster.gpus_per_node);
+    if (!(level.rate_per_s > 0.0 && std::isfinite(level.rate_per_s))) {
+      holder.at("load").fail("gives an arrival rate of " + std::to_string(level.rate_per_s) +
+                             " jobs/s: the catalog's mean GPU-seconds per job on 8 GPUs is not a positive finite "
+                             "number (check the classes' work, batch and speed)");
+    }
     return true;
   }
   if (has_rate) {
@@ -210,7 +228,7 @@ void parse_levels(const JsonReader& r, ExperimentConfig& c) {
   if (c.workload.trace) {
     // Trace-driven arrivals: one level named "trace".
     if (r.has("levels")) r.at("levels").fail("levels need Poisson arrivals; a trace fixes its own arrival times");
-    c.levels.push_back(LevelSpec{"trace", 0.0, 0.0});
+    c.levels.push_back(LevelSpec{"trace", c.workload.trace_notes.offered_load, 0.0});
     return;
   }
   const auto arrival = wl.at("arrival");
@@ -398,6 +416,10 @@ void parse_scheduler(const JsonReader& sch, ExperimentConfig& c) {
   sch.expect_object({"interval_s"});
   c.scheduler.interval_s = sch.non_negative_or("interval_s", 0.0);
   if (c.scheduler.interval_s > 86400.0) sch.at("interval_s").fail("must be <= 86400 (one day)");
+  // A tiny round would tick billions of times over a run: rounds are 1 s or longer (0 = event-driven).
+  if (c.scheduler.interval_s > 0.0 && c.scheduler.interval_s < 1.0) {
+    sch.at("interval_s").fail("must be 0 (event-driven) or at least 1 s");
+  }
 }
 
 void parse_output(const JsonReader& out, ExperimentConfig& c) {
@@ -413,6 +435,28 @@ void parse_output(const JsonReader& out, ExperimentConfig& c) {
     c.output.events = EventsMode::kAll;
   } else {
     out.at("events").fail("unknown value '" + ev + "' (valid: none, first_seed, all)");
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Every run's per-job results are kept until the outputs are written: levels x strategies x seeds x jobs of them
+// (about 200 bytes each). Beyond kMaxJobResults the run would exhaust memory; say so before starting.
+constexpr double kMaxJobResults = 2e7;
+
+void check_result_size(const ExperimentConfig& c) {
+  const double n = static_cast<double>(c.levels.size()) * static_cast<double>(c.strategies.size()) *
+                   static_cast<double>(c.seeds) * static_cast<double>(c.workload.jobs);
+  if (n > kMaxJobResults) {
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "%s: levels x strategies x seeds x jobs = %zu x %zu x %d x %d = %.3g job results, more than the "
+                  "%.0e this ringsched keeps in memory: lower seeds (or --seeds), workload.jobs (or --jobs), or split "
+                  "the strategies or levels over a sweep",
+                  c.origin.c_str(), c.levels.size(), c.strategies.size(), c.seeds, c.workload.jobs, n, kMaxJobResults);
+    throw InputError(buf);
   }
 }
 
@@ -437,6 +481,7 @@ ExperimentConfig parse_experiment(const nlohmann::json& doc, const std::string& 
   c.seeds = static_cast<int>(r.integer_in_or("seeds", 1, 100000, 20));
   c.base_seed = static_cast<std::uint64_t>(r.integer_in_or("base_seed", 0, (std::int64_t{1} << 53), 1));
   if (auto out = r.maybe("output")) parse_output(*out, c);
+  check_result_size(c);
   return c;
 }
 

@@ -40,7 +40,9 @@ struct WorkloadConfig {
   double speed_sigma = 0.0;                // lognormal sigma of each job's speed factor
   double loss_sigma = 0.02;                // lognormal sigma of each loss a job reports (`online` beliefs)
   std::shared_ptr<const Trace> trace;      // null = Poisson arrivals at each level's rate
-  TraceWorkloadSpec trace_spec;            // the trace's own settings (class, time_scale, max_gpus)
+  TraceWorkloadSpec trace_spec;            // the trace's own settings (class, time_scale, max_gpus, oversize)
+  std::string trace_file;                  // workload.trace.file as written in the config (for outputs)
+  TraceNotes trace_notes;                  // what the run does to the trace (truncation, oversize, offered load)
 };
 
 // `beliefs`: how the belief sources are built.

@@ -120,6 +120,14 @@ int run_fit_command(const FitCommandOptions& o, std::ostream& out) {
         << render_pollux_heldout_summary(dir);
     return 0;
   }
+  // Flags are numbers from a user: CLI11 accepts inf and nan, and absurd sizes overflow the fit.
+  if (!(o.model_size >= 0.0 && o.model_size <= 1e7)) {
+    throw InputError("--model-size: must be between 0 and 1e7 (millions of parameters), got " +
+                     std::to_string(o.model_size));
+  }
+  if (!(o.work_samples >= 0.0 && o.work_samples <= 1e18)) {
+    throw InputError("--work-samples: must be between 0 and 1e18 samples, got " + std::to_string(o.work_samples));
+  }
   const FitProtocol proto = parse_fit_protocol(o.protocol, "--protocol");
   FitInput in = !o.pollux.empty() ? pollux_input(o, dir, proto)
                 : !o.csv.empty()  ? csv_input(o, proto)
@@ -128,12 +136,17 @@ int run_fit_command(const FitCommandOptions& o, std::ostream& out) {
     in.work = 1e6;
     in.derivation.push_back("Work: PLACEHOLDER 1e6 samples; pass --work-samples or edit work.samples.");
   }
-  const FitOutcome fo = fit_with_protocol(proto, in.points, in.model_size, o.gpus_per_node, in.origin);
+  FitOutcome fo;
+  try {
+    fo = fit_with_protocol(proto, in.points, in.model_size, o.gpus_per_node, in.origin);
+  } catch (const std::invalid_argument& e) {  // the model library's own checks, as input errors naming the source
+    throw InputError(in.origin + ": cannot fit: " + e.what());
+  }
   nlohmann::json doc{{"class", class_entry_json(in.name, in.description, fo.fit, in.mode, in.batch, in.work, o.max_gpus,
                                                 in.derivation)},
                      {"quality", quality_json(fo.quality)},
                      {"eq1", in.eq1}};
-  const std::string text = doc.dump(2) + "\n";
+  const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   if (!o.out.empty()) write_file_atomic(o.out, text);
   out << text;
   return 0;

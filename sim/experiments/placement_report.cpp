@@ -125,10 +125,9 @@ std::string render_placement_report(const ExperimentConfig& c, const ExperimentR
   return o.str();
 }
 
-void write_placement_outputs(const std::string& dir, const ExperimentConfig& c, const ExperimentResult& r) {
+void write_placement_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r) {
   if (!anything(c)) return;
-  ensure_directory(dir);
-  write_file_atomic((std::filesystem::path(dir) / "placement.csv").string(), placement_csv(c, r));
+  out.write("placement.csv", placement_csv(c, r));
 }
 
 }  // namespace ringsched

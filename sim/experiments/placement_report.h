@@ -15,6 +15,6 @@ std::string render_placement_report(const ExperimentConfig& c, const ExperimentR
 // The same rows as CSV (header always present).
 std::string placement_csv(const ExperimentConfig& c, const ExperimentResult& r);
 // Writes placement.csv into dir when there is something to report.
-void write_placement_outputs(const std::string& dir, const ExperimentConfig& c, const ExperimentResult& r);
+void write_placement_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r);
 
 }  // namespace ringsched

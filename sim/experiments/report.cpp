@@ -45,6 +45,33 @@ std::string level_desc(const LevelSpec& l) {
   return l.name;  // a trace: its own arrival times
 }
 
+std::string trace_notes_text(const ExperimentConfig& c) {
+  if (!c.workload.trace) return "";
+  const TraceNotes& n = c.workload.trace_notes;
+  std::ostringstream out;
+  out << "\nTrace " << c.workload.trace_file << ": " << n.jobs << " jobs from " << n.rows << " rows";
+  if (n.truncated > 0)
+    out << "; " << n.truncated << " rows after the first " << (n.rows - n.truncated)
+        << " not used (workload.jobs / --jobs)";
+  if (n.clamped > 0) out << "; " << n.clamped << " requests run at the nearest size allowed (oversize clamp)";
+  if (n.dropped > 0) out << "; " << n.dropped << " requests dropped (oversize drop)";
+  out << "; offered load " << fmt("%.3f", n.offered_load) << ".\n";
+  return out.str();
+}
+
+nlohmann::json trace_notes_json(const ExperimentConfig& c) {
+  const TraceNotes& n = c.workload.trace_notes;
+  return {{"file", c.workload.trace_file},
+          {"format", c.workload.trace->format},
+          {"rows", n.rows},
+          {"jobs", n.jobs},
+          {"truncated_rows", n.truncated},
+          {"oversize", to_string(c.workload.trace_spec.oversize)},
+          {"clamped", n.clamped},
+          {"dropped", n.dropped},
+          {"offered_load", n.offered_load}};
+}
+
 }  // namespace
 
 Format parse_format(const std::string& name) {
@@ -92,7 +119,8 @@ std::string render_table3(const ExperimentConfig& c, const ExperimentResult& r, 
   const int eight = strategy_index(c, "eight");
   const int L = static_cast<int>(c.levels.size());
   const int S = static_cast<int>(c.strategies.size());
-  if (f == Format::kJson) return summary_json(c, r).dump(2) + "\n";
+  if (f == Format::kJson)
+    return summary_json(c, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   std::ostringstream out;
   if (f == Format::kCsv) {
     out << "level,load,strategy,mean_jct_min,ci95_min,n,ratio_to_eight,ratio_ci95\n";
@@ -162,7 +190,8 @@ std::string render_table3(const ExperimentConfig& c, const ExperimentResult& r, 
 }
 
 std::string render_summary(const ExperimentConfig& c, const ExperimentResult& r, Format f) {
-  if (f == Format::kJson) return summary_json(c, r).dump(2) + "\n";
+  if (f == Format::kJson)
+    return summary_json(c, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   const auto& names = metric_names();
   std::ostringstream out;
   const int L = static_cast<int>(c.levels.size());
@@ -204,6 +233,7 @@ nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r
   j["total_gpus"] = c.total_gpus();
   j["seeds"] = c.seeds;
   j["jobs_per_run"] = c.workload.jobs;
+  if (c.workload.trace) j["trace"] = trace_notes_json(c);
   nlohmann::json levels = nlohmann::json::array();
   for (const auto& l : c.levels) {
     levels.push_back({{"name", l.name}, {"load", l.load}, {"rate_per_hour", l.rate_per_s * 3600.0}});
@@ -307,6 +337,7 @@ std::string render_belief_report(const ExperimentConfig& c, const ExperimentResu
     return out.str();
   }
   if (c.output.prediction_errors) out << prediction_errors_md(c, r);
+  out << trace_notes_text(c);
   const std::uint64_t lookups = r.table_lookups();
   if (lookups > 0) {
     const std::uint64_t clamped = r.table_clamped();
@@ -370,16 +401,13 @@ std::string events_csv(const ExperimentConfig& c, const ExperimentResult& r) {
   return out.str();
 }
 
-void write_outputs(const std::string& dir, const ExperimentConfig& c, const ExperimentResult& r) {
-  ensure_directory(dir);
-  const std::string base = dir + "/";
-  write_file_atomic(base + "summary.json", summary_json(c, r).dump(2) + "\n");
-  write_file_atomic(base + "jobs.csv", jobs_csv(c, r));
-  write_file_atomic(base + "events.csv", events_csv(c, r));
-  write_file_atomic(base + "table.md",
-                    render_table3(c, r, Format::kMarkdown) + render_belief_report(c, r, Format::kMarkdown));
-  write_file_atomic(base + "table.csv", render_table3(c, r, Format::kCsv));
-  if (c.output.prediction_errors) write_file_atomic(base + "prediction_errors.csv", prediction_errors_csv(r));
+void write_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r) {
+  out.write("summary.json", summary_json(c, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  out.write("jobs.csv", jobs_csv(c, r));
+  out.write("events.csv", events_csv(c, r));
+  out.write("table.md", render_table3(c, r, Format::kMarkdown) + render_belief_report(c, r, Format::kMarkdown));
+  out.write("table.csv", render_table3(c, r, Format::kCsv));
+  if (c.output.prediction_errors) out.write("prediction_errors.csv", prediction_errors_csv(r));
 }
 
 int failed_runs(const ExperimentResult& r) {

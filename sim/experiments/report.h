@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/experiments/atomic_file.h"
 #include "sim/experiments/runner.h"
 
 namespace ringsched {
@@ -44,7 +45,7 @@ std::string events_csv(const ExperimentConfig& c, const ExperimentResult& r);
 
 // Writes summary.json, jobs.csv, events.csv, table.md (with the belief report), table.csv and, with prediction
 // errors, prediction_errors.csv into dir (created if needed).
-void write_outputs(const std::string& dir, const ExperimentConfig& c, const ExperimentResult& r);
+void write_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r);
 
 // Number of failed runs; their errors are listed by describe_failures.
 int failed_runs(const ExperimentResult& r);

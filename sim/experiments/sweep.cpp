@@ -66,7 +66,8 @@ void write_outputs(const std::string& dir, const SweepSpec& spec, const SweepRes
   // CSVs first, sweep.json (what --resume reads) last; each file is replaced atomically.
   write_file_atomic(dir + "/runs.csv", sweep_runs_csv(spec, res));
   write_file_atomic(dir + "/cells.csv", sweep_cells_csv(spec, res));
-  write_file_atomic(dir + "/sweep.json", sweep_results_json(spec, res).dump(1) + "\n");
+  write_file_atomic(dir + "/sweep.json",
+                    sweep_results_json(spec, res).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace
@@ -94,6 +95,7 @@ SweepPlan plan_sweep(const SweepSpec& spec, const SweepOptions& opt, int threads
     try {
       if (opt.out_dir.empty()) throw InputError("sweep: --out DIR is required");
       ensure_directory(opt.out_dir);
+      remove_stale_temporaries(opt.out_dir);  // left by a process killed during a write
       const std::string path = opt.out_dir + "/sweep.json";
       std::error_code ec;
       if (std::filesystem::exists(path, ec)) {
@@ -124,7 +126,7 @@ SweepPlan plan_sweep(const SweepSpec& spec, const SweepOptions& opt, int threads
     } catch (const std::exception& e) {
       plan = {{"ok", false}, {"input", false}, {"error", e.what()}};
     }
-    plan_text = plan.dump();
+    plan_text = plan.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   const auto plan = nlohmann::json::parse(comm.broadcast(plan_text));
   if (!plan.at("ok").get<bool>()) {
@@ -239,7 +241,7 @@ std::vector<std::vector<SweepRun>> gather_runs(std::vector<SweepRun> mine, Sweep
     }
     mine_json.push_back(jr);
   }
-  for (const auto& t : comm.gather(mine_json.dump())) {
+  for (const auto& t : comm.gather(mine_json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))) {
     std::vector<SweepRun> runs;
     for (const auto& jr : nlohmann::json::parse(t)) {
       SweepRun run;
@@ -336,6 +338,9 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& opt, SweepComm
   Flusher flusher(spec, opt);
   if (root && plan.todo.empty()) write_outputs(opt.out_dir, spec, results);
   for (std::size_t b0 = 0; b0 < plan.todo.size(); b0 += plan.per_batch) {
+    if (opt.fail_rank >= 0 && comm.rank() == opt.fail_rank) {
+      throw std::runtime_error("injected failure before a batch (RINGSCHED_SWEEP_FAIL_RANK)");
+    }
     const std::size_t b1 = std::min(plan.todo.size(), b0 + plan.per_batch);
     std::vector<BatchCell> cells;
     std::vector<WorkItem> items;
@@ -375,6 +380,9 @@ int sweep_command(const std::string& config_path, SweepOptions options, const st
   const SweepSpec spec = load_sweep(config_path);
   if (const char* stop = std::getenv("RINGSCHED_SWEEP_STOP_AFTER"); stop != nullptr && *stop != '\0') {
     options.stop_after_cells = std::atoi(stop);
+  }
+  if (const char* fail = std::getenv("RINGSCHED_SWEEP_FAIL_RANK"); fail != nullptr && *fail != '\0') {
+    options.fail_rank = std::atoi(fail);
   }
   const bool root = comm.rank() == 0;
   const SweepOutcome o = run_sweep(spec, options, comm);

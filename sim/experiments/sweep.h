@@ -24,6 +24,9 @@ class SweepComm {
   virtual std::string broadcast(const std::string& text) = 0;
   // Every rank passes its text; rank 0 returns all of them by rank, others an empty vector.
   virtual std::vector<std::string> gather(const std::string& text) = 0;
+  // Stops every rank now with `code` (MPI_Abort): what a rank does when it fails alone, so the others do not wait
+  // for it forever. A single process has nothing to stop.
+  virtual void abort_all(int code) { (void)code; }
 };
 std::unique_ptr<SweepComm> make_local_comm();
 
@@ -34,6 +37,9 @@ struct SweepOptions {
   bool force = false;          // overwrite existing results in out_dir
   bool quiet = false;          // no progress bar
   double flush_seconds = 1.0;  // rewrite the output files at most this often (and always at the end)
+  // Testing hook (env RINGSCHED_SWEEP_FAIL_RANK): this rank throws before its first batch, as a rank that fails
+  // alone would (the MPI test checks that every rank stops). < 0: off.
+  int fail_rank = -1;
   // Testing hook (env RINGSCHED_SWEEP_STOP_AFTER): flush and stop the process with exit code 75 once at least
   // this many cells were finished by this invocation. <= 0: off.
   int stop_after_cells = 0;

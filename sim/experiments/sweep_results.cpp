@@ -40,7 +40,7 @@ void set_metric(RunMetrics& m, const std::string& name, double v) {
 std::string exact_num(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return nlohmann::json(v).dump();
+  return nlohmann::json(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 nlohmann::json num_json(double v) {
@@ -275,59 +275,111 @@ std::string sweep_cells_csv(const SweepSpec& spec, const SweepResults& results) 
   return out.str();
 }
 
+namespace {
+
+// The number of runs each (level, strategy) group of a cell must hold: its config's seeds (default 20, as
+// parse_experiment).
+std::size_t expected_runs(const SweepSpec& spec, std::size_t cell) {
+  const nlohmann::json doc = spec.cell_document(cell);
+  const auto it = doc.find("seeds");
+  if (it != doc.end() && it->is_number_integer() && it->get<std::int64_t>() > 0) {
+    return static_cast<std::size_t>(it->get<std::int64_t>());
+  }
+  return 20;
+}
+
+std::int64_t integer_field(const nlohmann::json& j, const char* key, std::int64_t lo, std::int64_t hi,
+                           const std::string& where) {
+  const auto it = j.find(key);
+  if (it == j.end()) throw InputError(where + ": " + key + ": missing");
+  if (!it->is_number_integer()) throw InputError(where + ": " + key + ": must be an integer");
+  if (it->is_number_unsigned() && it->get<std::uint64_t>() > static_cast<std::uint64_t>(hi)) {
+    throw InputError(where + ": " + key + ": out of range");
+  }
+  const auto v = it->get<std::int64_t>();
+  if (v < lo || v > hi) throw InputError(where + ": " + key + ": out of range");
+  return v;
+}
+
+void read_cell(const SweepSpec& spec, const nlohmann::json& jc, const std::string& origin, SweepResults& res) {
+  if (!jc.is_object()) throw InputError(origin + ": cells: each entry must be an object");
+  const auto i = static_cast<std::size_t>(
+      integer_field(jc, "cell", 0, static_cast<std::int64_t>(spec.size()) - 1, origin + ": cells[]"));
+  const std::string where = origin + ": cells[cell " + std::to_string(i) + "]";
+  SweepCellResult& c = res.cells[i];
+  if (c.done) throw InputError(where + ": cell listed twice");
+  c.done = true;
+  c.error = jc.value("error", std::string());
+  c.levels = jc.at("levels").get<std::vector<std::string>>();
+  c.strategies = jc.at("strategies").get<std::vector<std::string>>();
+  if (jc.contains("prediction_errors")) c.prediction_errors = jc.at("prediction_errors");
+  const auto& groups = jc.at("groups");
+  if (!groups.is_array()) throw InputError(where + ": groups: must be an array");
+  if (!c.error.empty() && groups.empty()) return;  // a cell that failed as a whole has no groups
+  if (groups.size() != c.levels.size() * c.strategies.size() || groups.empty()) {
+    throw InputError(where + ": wrong number of groups");
+  }
+  const std::size_t want = expected_runs(spec, i);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const auto& runs = groups[g].at("runs");
+    if (!runs.is_array() || runs.size() != want) {
+      throw InputError(where + ": groups[" + std::to_string(g) + "]: " + std::to_string(runs.size()) +
+                       " runs, the sweep has " + std::to_string(want) + " replicates (an incomplete cell)");
+    }
+    std::vector<char> seen(want, 0);
+    for (const auto& jr : runs) {
+      SweepRun run;
+      run.level = static_cast<int>(g / c.strategies.size());
+      run.strategy = static_cast<int>(g % c.strategies.size());
+      run.replicate = static_cast<int>(integer_field(jr, "replicate", 0, static_cast<std::int64_t>(want) - 1,
+                                                     where + ": groups[" + std::to_string(g) + "]"));
+      if (seen[static_cast<std::size_t>(run.replicate)]++) throw InputError(where + ": a replicate is listed twice");
+      const auto seed = jr.at("seed");
+      if (!seed.is_number_integer()) throw InputError(where + ": seed: must be an integer");
+      run.seed = seed.get<std::uint64_t>();
+      if (jr.contains("error")) {
+        run.error = jr.at("error").get<std::string>();
+      } else {
+        run.metrics = metrics_from_json(jr.at("metrics"), where);
+      }
+      c.runs.push_back(std::move(run));
+    }
+  }
+}
+
+}  // namespace
+
 SweepResults read_sweep_results(const SweepSpec& spec, const nlohmann::json& doc, const std::string& origin) {
   auto refuse = [&](const std::string& why) -> void { throw InputError(origin + ": " + why); };
-  if (!doc.is_object() || doc.value("format", std::string()) != "ringsched-sweep") {
-    refuse("not a ringsched sweep results file (no \"format\": \"ringsched-sweep\")");
-  }
-  if (doc.value("format_version", -1) != kSweepFormatVersion) {
-    refuse("results format version " + doc.value("format_version", nlohmann::json()).dump() +
-           ", this ringsched writes " + std::to_string(kSweepFormatVersion) +
-           "; refusing to mix results (use another --out, or --force to overwrite)");
-  }
-  const std::string version = doc.value("ringsched_version", std::string("?"));
-  if (version != RINGSCHED_VERSION) {
-    refuse("written by ringsched " + version + ", this is ringsched " + RINGSCHED_VERSION +
-           "; refusing to mix results (use another --out, or --force to overwrite)");
-  }
-  const std::string hash = doc.value("config_hash", std::string("?"));
-  if (hash != spec.config_hash) {
-    refuse("belongs to another sweep config (config hash " + hash + ", " + spec.origin + " has " + spec.config_hash +
-           "); refusing to mix results: use another --out, or --force to overwrite");
-  }
   SweepResults res;
-  res.cells.resize(spec.size());
   try {
-    for (const auto& jc : doc.at("cells")) {
-      const auto i = jc.at("cell").get<std::size_t>();
-      const std::string where = origin + ": cells[cell " + std::to_string(i) + "]";
-      if (i >= spec.size()) throw InputError(where + ": cell index out of range");
-      SweepCellResult& c = res.cells[i];
-      c.done = true;
-      c.error = jc.value("error", std::string());
-      c.levels = jc.at("levels").get<std::vector<std::string>>();
-      c.strategies = jc.at("strategies").get<std::vector<std::string>>();
-      if (jc.contains("prediction_errors")) c.prediction_errors = jc.at("prediction_errors");
-      const auto& groups = jc.at("groups");
-      if (groups.size() != c.levels.size() * c.strategies.size()) throw InputError(where + ": wrong number of groups");
-      for (std::size_t g = 0; g < groups.size(); ++g) {
-        for (const auto& jr : groups[g].at("runs")) {
-          SweepRun run;
-          run.level = static_cast<int>(g / c.strategies.size());
-          run.strategy = static_cast<int>(g % c.strategies.size());
-          run.replicate = jr.at("replicate").get<int>();
-          run.seed = jr.at("seed").get<std::uint64_t>();
-          if (jr.contains("error")) {
-            run.error = jr.at("error").get<std::string>();
-          } else {
-            run.metrics = metrics_from_json(jr.at("metrics"), where);
-          }
-          c.runs.push_back(std::move(run));
-        }
-      }
+    if (!doc.is_object() || doc.value("format", std::string()) != "ringsched-sweep") {
+      refuse("not a ringsched sweep results file (no \"format\": \"ringsched-sweep\")");
     }
+    if (doc.value("format_version", -1) != kSweepFormatVersion) {
+      refuse(
+          "results format version " +
+          doc.value("format_version", nlohmann::json()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+          ", this ringsched writes " + std::to_string(kSweepFormatVersion) +
+          "; refusing to mix results (use another --out, or --force to overwrite)");
+    }
+    const std::string version = doc.value("ringsched_version", std::string("?"));
+    if (version != RINGSCHED_VERSION) {
+      refuse("written by ringsched " + version + ", this is ringsched " + RINGSCHED_VERSION +
+             "; refusing to mix results (use another --out, or --force to overwrite)");
+    }
+    const std::string hash = doc.value("config_hash", std::string("?"));
+    if (hash != spec.config_hash) {
+      refuse("belongs to another sweep config (config hash " + hash + ", " + spec.origin + " has " + spec.config_hash +
+             "); refusing to mix results: use another --out, or --force to overwrite");
+    }
+    const auto& cells = doc.at("cells");
+    if (!cells.is_array()) refuse("damaged results file: cells must be an array");
+    res.cells.resize(spec.size());
+    for (const auto& jc : cells)
+      read_cell(spec, jc, origin, res);
   } catch (const nlohmann::json::exception& e) {
-    refuse(std::string("damaged results file: ") + e.what());
+    refuse(std::string("damaged results file: ") + e.what() + " (use another --out, or --force to overwrite)");
   }
   return res;
 }

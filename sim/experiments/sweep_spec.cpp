@@ -20,7 +20,7 @@ constexpr std::size_t kMaxCells = 10'000'000;
 
 // Shortest text that reads back as the same double, for messages.
 std::string number_text(double v) {
-  return nlohmann::json(v).dump();
+  return nlohmann::json(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string path_text(const std::vector<JsonPathSegment>& path, std::size_t upto) {
@@ -64,8 +64,9 @@ bool set_json_path(nlohmann::json& doc, const std::vector<JsonPathSegment>& path
 
 std::vector<nlohmann::json> expand_range(const JsonReader& rr) {
   rr.expect_object({"from", "to", "step", "count"});
-  const double from = rr.at("from").as_number();
-  const double to = rr.at("to").as_number();
+  // Bounds within +-1e15: integers stay exact in a double and (to - from) / step cannot overflow.
+  const double from = rr.at("from").as_number_in(-1e15, 1e15);
+  const double to = rr.at("to").as_number_in(-1e15, 1e15);
   const bool has_step = rr.has("step");
   const bool has_count = rr.has("count");
   if (has_step == has_count) rr.fail("give exactly one of step or count");
@@ -80,7 +81,7 @@ std::vector<nlohmann::json> expand_range(const JsonReader& rr) {
       rr.at("step").fail("goes from " + number_text(from) + " away from " + number_text(to) + ": the range is empty");
     }
     const double n = std::floor((to - from) / step + 1e-9) + 1.0;
-    if (n > static_cast<double>(kMaxCells)) rr.fail("more than 10,000,000 values");
+    if (!(n <= static_cast<double>(kMaxCells))) rr.fail("more than 10,000,000 values");
     for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
       vals.push_back(from + static_cast<double>(i) * step);
   } else {
@@ -123,7 +124,7 @@ SweepAxis make_axis(const std::string& path, const JsonReader& where_path, const
 std::string axis_value_text(const nlohmann::json& v) {
   if (v.is_null()) return "";
   if (v.is_string()) return v.get<std::string>();
-  return v.dump();
+  return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string fnv1a64_hex(const std::string& text) {
@@ -339,7 +340,7 @@ std::string config_hash(const SweepSpec& spec) {
   for (const auto& c : spec.cells)
     cells.push_back(c);
   canon["cells"] = cells;
-  return fnv1a64_hex(canon.dump());
+  return fnv1a64_hex(canon.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 }  // namespace

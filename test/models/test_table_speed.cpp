@@ -93,7 +93,7 @@ TEST_CASE("models::TableStepTime: outside the measured range clamps to the edge 
   CHECK(thread_table_stats().lookups == 3);
 }
 
-TEST_CASE("models::TableStepTime: repeats averaged; empty or invalid tables rejected", "[table_speed]") {
+TEST_CASE("models::TableStepTime: repeats averaged, empty or invalid tables rejected", "[table_speed]") {
   const TableStepTime t({{2, 1, 8.0, 1.0}, {2, 1, 8.0, 3.0}});
   CHECK(t.lookup(2, 1, 8.0, nullptr) == 2.0);
   CHECK(t.points().size() == 1);

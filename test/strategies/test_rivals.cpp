@@ -116,7 +116,31 @@ TEST_CASE("strategies::afs: the shorter job keeps the GPU unless the longer one 
 TEST_CASE("strategies::rivals: table3 --strategies all runs every registered strategy", "[rivals][cli]") {
   const CliResult r = run_cli("table3 --strategies all --seeds 1 --jobs 12 --threads 1 --format csv --optimality-gap");
   REQUIRE(r.code == 0);
-  for (const char* name : {"eight", "precompute", "optimus", "exploratory", "optimal", "srtf", "tiresias", "afs"})
+  for (const char* name :
+       {"eight", "precompute", "optimus", "exploratory", "optimal", "srtf", "tiresias", "afs", "pollux", "fifo"})
     CHECK_THAT(r.out, Catch::Contains(name));
   CHECK_THAT(r.out, Catch::Contains("gap_mean"));
+}
+
+TEST_CASE("strategies::fifo: runs each job at its requested size in arrival order, the head blocks unless backfill",
+          "[rivals]") {
+  // 4 GPUs at 100 samples/s per GPU. j0 (t=0) asks 3 GPUs, 3000 samples: runs 0..10. j1 (t=1) asks 2, 400 samples:
+  // waits for j0, runs 10..12. j2 (t=2) asks 1, 100 samples: strict FIFO keeps it behind j1 (starts 10, ends 11);
+  // with backfill it takes the free GPU at t=2 (ends 3).
+  Workload w = jobs_at({{0, 3000}, {1, 400}, {2, 100}});
+  const int asked[] = {3, 2, 1};
+  for (std::size_t i = 0; i < 3; ++i)
+    w.jobs[i].requested_gpus = asked[i];
+  const RunResult strict = run(w, "fifo", nlohmann::json::object(), "none");
+  CHECK(strict.jobs[0].finish == Approx(10.0));
+  CHECK(strict.jobs[1].finish == Approx(12.0));
+  CHECK(strict.jobs[2].finish == Approx(11.0));
+  CHECK(strict.jobs[0].max_gpus == 3);
+  CHECK(strict.jobs[1].max_gpus == 2);
+  const RunResult backfill = run(w, "fifo", {{"backfill", true}}, "none");
+  CHECK(backfill.jobs[2].finish == Approx(3.0));
+  CHECK(backfill.jobs[1].finish == Approx(12.0));
+  // Without a request, a job gets `gpus` (capped by its class maximum, 4 here).
+  const RunResult plain = run(jobs_at({{0, 800}}), "fifo", {{"gpus", 2}}, "none");
+  CHECK(plain.jobs[0].finish == Approx(4.0));
 }

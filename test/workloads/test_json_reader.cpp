@@ -75,7 +75,7 @@ TEST_CASE("workloads::parse_json_text: malformed JSON names file, line and colum
   // The offending ',' is on line 3, column 8.
   CHECK_THAT(msg, Contains("bad.json:3:8: malformed JSON"));
   CHECK_THAT(error_of([&] { (void)ringsched::read_json_file("/nonexistent/ringsched/x.json"); }),
-             Equals("/nonexistent/ringsched/x.json: cannot open file"));
+             Equals("/nonexistent/ringsched/x.json: cannot open JSON file: no such file"));
 }
 
 TEST_CASE("workloads::JsonReader: paths through a whole experiment config", "[workloads][json]") {

@@ -82,7 +82,7 @@ TEST_CASE("workloads::Pollux: the `table` speed kind in a catalog", "[pollux]") 
                     Catch::Contains("classes[0].speed.pollux") && Catch::Contains("known: cifar10"));
 }
 
-TEST_CASE("workloads::LossCurve: exact at points, linear between, held beyond the ends; bad curves rejected",
+TEST_CASE("workloads::LossCurve: exact at points, linear between, held beyond the ends, bad curves rejected",
           "[pollux][loss]") {
   const LossCurve c({{10.0, 3.0}, {20.0, 1.0}, {40.0, 2.0}});
   CHECK(c.loss(10.0) == 3.0);

@@ -92,13 +92,13 @@ TEST_CASE("workloads::Trace: bad traces fail with file and line", "[trace]") {
   CHECK_THROWS_WITH(read_pollux_workload(kDir + "workload-unordered.csv"),
                     Catch::Contains("workload-unordered.csv:3: column 'time': times must not decrease"));
   CHECK_THROWS_WITH(read_generic_trace(kDir + "generic-negative.csv",
-                                       GenericTraceSpec{"submit_s", "duration_s", "gpus", "s", "number"}),
+                                       GenericTraceSpec{"submit_s", "duration_s", "gpus", "s", "number", ""}),
                     Catch::Contains("generic-negative.csv:3: column 'duration_s': must be >= 0"));
   CHECK_THROWS_WITH(read_generic_trace(kDir + "generic-small.csv", GenericTraceSpec{}),
                     Catch::Contains("generic-small.csv:1: missing column 'timestamp'"));
   CHECK_THROWS_WITH(read_pollux_workload(kDir + "does-not-exist.csv"), Catch::Contains("cannot open"));
   CHECK_THROWS_WITH(read_generic_trace(kDir + "generic-small.csv",
-                                       GenericTraceSpec{"submitted", "run_minutes", "gpus", "weeks", "auto"}),
+                                       GenericTraceSpec{"submitted", "run_minutes", "gpus", "weeks", "auto", ""}),
                     Catch::Contains("unknown time unit 'weeks'"));
   const Trace t = read_pollux_workload(kDir + "workload-unknown-app.csv");
   auto cat = std::make_shared<const Catalog>(pollux_catalog(default_pollux_dir(), 0.0));

@@ -72,7 +72,7 @@ TEST_CASE("sim::Fit: cross-validation and held-out error have known answers", "[
   CHECK(speed_mape(paper.fit, one) == Approx(want).epsilon(1e-6));
 }
 
-TEST_CASE("sim::Fit: Eq. 5 on every point is the paper model; the entry loads as a catalog class", "[fit]") {
+TEST_CASE("sim::Fit: Eq. 5 on every point is the paper model, the entry loads as a catalog class", "[fit]") {
   const auto pts = read_points_csv(kDir + "points-twolevel.csv");
   const FitOutcome o = fit_with_protocol(FitProtocol::kTwoLevel, pts, 10.0, 4, "p");
   const auto entry = class_entry_json("x", "d", o.fit, BatchMode::kFixedPerWorker, 32, 1e6, 64, {"derived"});
@@ -87,7 +87,7 @@ TEST_CASE("sim::Fit: Eq. 5 on every point is the paper model; the entry loads as
   CHECK(std::isnan(e.quality.mape_heldout));  // every point was fitted: nothing held out
 }
 
-TEST_CASE("sim::Fit: too few points says how many are needed; bad CSV names file and line", "[fit]") {
+TEST_CASE("sim::Fit: too few points says how many are needed, bad CSV names file and line", "[fit]") {
   const auto three = read_points_csv(kDir + "points-three.csv");
   CHECK_THROWS_WITH(
       fit_with_protocol(FitProtocol::kPaper, three, 1.0, 4, "points-three.csv"),

@@ -291,11 +291,11 @@ TEST_CASE("sim::cli: bad input exits 2 with one line naming the file and JSON pa
   SECTION("missing config file") {
     TempDir tmp;
     const std::string file = tmp / "does-not-exist.json";
-    check_bad(run_cli("validate --config " + shell_quote(file)), file, ": cannot open file", tmp);
+    check_bad(run_cli("validate --config " + shell_quote(file)), file, ": cannot open JSON file: no such file", tmp);
     check_bad(run_cli("simulate --config " + shell_quote(file) + " --out " + shell_quote(tmp / "out")), file,
-              ": cannot open file", tmp);
+              ": cannot open JSON file: no such file", tmp);
     check_bad(run_cli("table3 --config " + shell_quote(file) + " --out " + shell_quote(tmp / "out")), file,
-              ": cannot open file", tmp);
+              ": cannot open JSON file: no such file", tmp);
   }
   SECTION("class needing more GPUs than the cluster names the class") {
     TempDir tmp;
@@ -336,7 +336,7 @@ TEST_CASE("sim::cli: the built-in table3 config equals workloads/examples/table3
   CHECK(a.workload.jobs == 100);
 }
 
-TEST_CASE("sim::cli: table3 --strategies applies to the held-out block; online needs loss curves in-sample",
+TEST_CASE("sim::cli: table3 --strategies applies to the held-out block, online needs loss curves in-sample",
           "[sim][cli][online]") {
   const auto held =
       run_cli("table3 --eval held-out --strategies eight,optimus[online] --seeds 2 --jobs 12 --threads 1");
@@ -351,7 +351,8 @@ TEST_CASE("sim::cli: table3 --strategies applies to the held-out block; online n
                                      "'resnet110-cifar10' of catalog 'paper' has none"));
   const auto bad = run_cli("table3 --eval held-out --strategies optimus[psychic] --seeds 1 --jobs 4");
   CHECK(bad.code == 2);
-  CHECK_THAT(bad.err, Contains("unknown belief source 'psychic' (valid: exploration, history, none, online, oracle)"));
+  CHECK_THAT(bad.err,
+             Contains("unknown belief source 'psychic' (valid: agent, exploration, history, none, online, oracle)"));
 }
 
 TEST_CASE("sim::cli: table3 prints the same numbers as before from its two built-in configs, any thread count",
@@ -454,4 +455,25 @@ TEST_CASE("sim::cli: catalogs lists every built-in catalog and shows each", "[si
   const auto bad = run_cli("catalogs --show nope");
   CHECK(bad.code == 2);
   CHECK(bad.err.find("valid: paper, pollux, pollux-goodput") != std::string::npos);
+}
+
+TEST_CASE("sim::cli: unusable --out and absurd flags fail before any work, writing nothing", "[sim][cli][hostile]") {
+  const std::string tiny = shell_quote((kExamples / "tiny-2node.json").string());
+  const auto full = run_cli("simulate --config " + tiny + " --out /dev/full");
+  CHECK(full.code == 2);
+  CHECK(full.out.empty());  // no table: the run never started
+  CHECK_THAT(full.err, Catch::Contains("/dev/full"));
+  TempDir tmp;
+  const auto t3 = run_cli("table3 --pollux-dir /nonexistent --out " + shell_quote((tmp.path() / "o").string()));
+  CHECK(t3.code == 2);
+  CHECK_FALSE(std::filesystem::exists(tmp.path() / "o" / "summary.json"));
+  const std::string points = shell_quote(std::string(RINGSCHED_TEST_DIR) + "/fixtures/heldout/points-eq5.csv");
+  const auto inf = run_cli("fit --csv " + points + " --model-size inf");
+  CHECK(inf.code == 2);
+  CHECK_THAT(inf.err, Catch::Contains("--model-size: must be between 0 and 1e7"));
+  const auto work = run_cli("fit --csv " + points + " --model-size 25 --work-samples inf");
+  CHECK(work.code == 2);
+  const auto zero = run_cli("validate --config /dev/zero");
+  CHECK(zero.code == 2);
+  CHECK_THAT(zero.err, Catch::Contains("not a regular file"));
 }

@@ -150,7 +150,7 @@ TEST_CASE("sim::topology placement: keeps a ring inside one leaf when a leaf can
     CHECK(topo->node_of(g) >= 2);
 }
 
-TEST_CASE("sim::Placer: fragmentation counts free GPUs on partly used nodes; migration moves to fewer nodes",
+TEST_CASE("sim::Placer: fragmentation counts free GPUs on partly used nodes, migration moves to fewer nodes",
           "[placement]") {
   const auto topo = std::make_shared<const Topology>(Topology::two_level(2, 4, {kGB, 0.0}, {kGB, 0.0}));
   Placer p(topo, make_placement_policy("packed"), true);
@@ -174,7 +174,7 @@ TEST_CASE("sim::Placer: fragmentation counts free GPUs on partly used nodes; mig
   CHECK(p.totals().fragmented_gpu_seconds == Approx(3 * 10));
 }
 
-TEST_CASE("sim::engine: 8 GPUs in one node beat 9 over two nodes; 16 beat both (placed rings)", "[placement]") {
+TEST_CASE("sim::engine: 8 GPUs in one node beat 9 over two nodes, 16 beat both (placed rings)", "[placement]") {
   // Hand-computed ring all-reduce steps (2(p-1) alpha + 2 (p-1)/p N beta, N = 1e8 bytes) plus 1 s / w compute:
   //   8 in node 0:  alpha 2 us,  beta 1e-11: 0.125 + 14 x 2e-6 + 1.75 x 1e-3 = 0.126778
   //   9 over 2:     alpha 12 us, beta 1e-10: 0.111111 + 16 x 12e-6 + (16/9) x 1e-2 = 0.129081

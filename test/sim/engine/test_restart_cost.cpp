@@ -104,7 +104,7 @@ TEST_CASE("sim::Engine: a resize pauses the job for the restart cost while it ho
   }
 }
 
-TEST_CASE("sim::Engine: the per-GPU restart cost uses the new allocation; zero cost does not pause", "[sim][restart]") {
+TEST_CASE("sim::Engine: the per-GPU restart cost uses the new allocation, zero cost does not pause", "[sim][restart]") {
   // cost = 10 + 1 x new GPUs. 4 -> 2 at 50 pauses 12 s (until 62): job 0 has 20,000 + 38 x 200 = 27,600 at 100.
   // 2 -> 4 at 100 pauses 14 s (until 114); 12,400 left at 400/s = 31 s: finishes at 145. Job 1 unchanged: 100.
   const RunResult r = run(equal_share, 10.0, 1.0);

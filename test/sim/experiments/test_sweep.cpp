@@ -147,6 +147,11 @@ TEST_CASE("sim::SweepSpec: bad input names the sweep file and the JSON path", "[
   CHECK(message(R"({"base": "tiny-base.json", "axes": [{"path": "seeds", "range": {"from": 3, "to": 1, "step": 1}}]})")
             .find("axes[0].range.step") != std::string::npos);
   CHECK(message(R"({"base": "tiny-base.json"})").find("exactly one of axes") != std::string::npos);
+  // INT64 bounds used to print nodes=-9223372036854775808: bounds stay within +-1e15.
+  CHECK(message(R"({"base": "tiny-base.json", "axes": [{"path": "cluster.nodes", "range":
+                    {"from": -9223372036854775808, "to": 9223372036854775807, "count": 3}}]})")
+            .find("s.json: axes[0].range.from: must be between -1000000000000000 and 1000000000000000") !=
+        std::string::npos);
   CHECK(message(R"({"base": "nope.json", "axes": [{"path": "seeds", "values": [1]}]})").find("s.json: base") !=
         std::string::npos);
   CHECK(message(R"({"base": "tiny-base.json", "cells": [{"levels[3].load": 1}]})").find("s.json: cells[0]") !=
@@ -367,4 +372,53 @@ TEST_CASE("sim::sweep: a held-out config under sweep gives the numbers of its ce
   (void)run_sweep(s, again, *comm);
   CHECK(slurp(out / "sweep.json") == before);
   fs::remove_all(out);
+}
+
+TEST_CASE("sim::sweep: damaged results are refused on --resume: a missing run, a bad replicate, cells not a list",
+          "[sweep][hostile]") {
+  const SweepSpec s = load_sweep(kFixtures + "tiny-sweep.json");
+  const fs::path d = fresh_dir("damaged");
+  auto comm = make_local_comm();
+  (void)run_sweep(s, quiet_options(d, 1), *comm);
+  const auto good = read_json_file((d / "sweep.json").string());
+  CHECK_NOTHROW(read_sweep_results(s, good, "r.json"));
+  auto missing = good;
+  missing["cells"][2]["groups"][0]["runs"].erase(1);
+  CHECK_THROWS_WITH(read_sweep_results(s, missing, "r.json"),
+                    "r.json: cells[cell 2]: groups[0]: 2 runs, the sweep has 3 replicates (an incomplete cell)");
+  auto replicate = good;
+  replicate["cells"][0]["groups"][1]["runs"][0]["replicate"] = 1e10;
+  CHECK_THROWS_WITH(read_sweep_results(s, replicate, "r.json"), Catch::Contains("replicate: must be an integer"));
+  replicate["cells"][0]["groups"][1]["runs"][0]["replicate"] = 7;
+  CHECK_THROWS_WITH(read_sweep_results(s, replicate, "r.json"), Catch::Contains("replicate: out of range"));
+  auto twice = good;
+  twice["cells"][0]["groups"][1]["runs"][0]["replicate"] = 1;
+  CHECK_THROWS_WITH(read_sweep_results(s, twice, "r.json"), Catch::Contains("a replicate is listed twice"));
+  auto object = good;
+  object["cells"] = nlohmann::json::object();
+  CHECK_THROWS_WITH(read_sweep_results(s, object, "r.json"), Catch::Contains("cells must be an array"));
+  auto header = good;
+  header["format"] = 5;  // nlohmann type_error.302 before: now an input error naming the file
+  CHECK_THROWS_AS(read_sweep_results(s, header, "r.json"), InputError);
+  fs::remove_all(d);
+}
+
+TEST_CASE("sim::sweep: temporaries of a killed writer are removed on --resume, non-UTF-8 errors stay writable",
+          "[sweep][hostile]") {
+  const SweepSpec s = load_sweep(kFixtures + "tiny-sweep.json");
+  const fs::path d = fresh_dir("stale");
+  auto comm = make_local_comm();
+  SweepOptions o = quiet_options(d, 1);
+  (void)run_sweep(s, o, *comm);
+  // A pid that cannot be running (above the kernel's pid_max) left a temporary file behind.
+  std::ofstream(d / "sweep.json.tmp.999999999") << "partial";
+  o.resume = true;
+  (void)run_sweep(s, o, *comm);
+  CHECK_FALSE(fs::exists(d / "sweep.json.tmp.999999999"));
+  // A cell error holding bytes that are not UTF-8 (an application name from a trace) is written as U+FFFD.
+  SweepResults r = read_sweep_results(s, read_json_file((d / "sweep.json").string()), "r.json");
+  r.cells[0].error = "unknown application '\xff\xfe'";
+  const std::string text = sweep_results_json(s, r).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+  CHECK(text.find("unknown application '\xEF\xBF\xBD\xEF\xBF\xBD'") != std::string::npos);
+  fs::remove_all(d);
 }

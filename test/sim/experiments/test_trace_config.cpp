@@ -29,7 +29,8 @@ void write(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-// Three Pollux rows: times 0, 30, 90 s; the second asks for 100 GPUs (capped at the 64-GPU cluster).
+// Three Pollux rows: times 0, 30, 90 s; the second asks for 100 GPUs (more than the 64-GPU cluster: an error unless
+// oversize is "clamp" or "drop"; pollux_config clamps).
 const char* kPolluxFixture =
     "name,time,application,num_replicas,batch_size\n"
     "a,0,cifar10,2,256\n"
@@ -39,7 +40,7 @@ const char* kPolluxFixture =
 nlohmann::json pollux_config(const std::string& file) {
   nlohmann::json doc = nlohmann::json::parse(R"({
     "cluster": {"nodes": 16, "gpus_per_node": 4},
-    "workload": {"catalog": "pollux", "trace": {"format": "pollux"}},
+    "workload": {"catalog": "pollux", "trace": {"format": "pollux", "oversize": "clamp"}},
     "strategies": ["eight"],
     "seeds": 1
   })");
@@ -83,8 +84,20 @@ TEST_CASE("sim::Experiment: a Pollux trace gives arrivals, classes and GPU reque
   CHECK(w.jobs[0].name == "a");
   CHECK(w.catalog->classes[static_cast<std::size_t>(w.jobs[1].class_index)].name == "ncf");
   CHECK(w.jobs[0].requested_gpus == 2);
-  CHECK(w.jobs[1].requested_gpus == 64);  // 100 capped at the cluster's 64 GPUs
+  CHECK(w.jobs[1].requested_gpus == 64);  // 100 clamped to the cluster's 64 GPUs, and counted
   CHECK(w.jobs[2].requested_gpus == 4);
+  CHECK(c.workload.trace_notes.clamped == 1);
+  CHECK(c.workload.trace_notes.rows == 3);
+  CHECK(c.levels[0].load > 0.0);  // the trace's offered load, not 0
+  nlohmann::json strict = pollux_config("w.csv");
+  strict["workload"]["trace"].erase("oversize");
+  CHECK_THAT(parse_error(strict, dir.path().string()),
+             Contains("cfg.json: workload.trace.file: ") && Contains("w.csv:3: job 'b' asks for 100 GPUs"));
+  strict["workload"]["trace"]["oversize"] = "drop";
+  CHECK(make_workload(parse_experiment(strict, "cfg.json", dir.path().string()), 0, 7).jobs.size() == 2);
+  strict["workload"]["trace"]["oversize"] = "squeeze";
+  CHECK_THAT(parse_error(strict, dir.path().string()),
+             Contains("cfg.json: workload.trace.oversize: unknown value 'squeeze' (valid: error, clamp, drop)"));
   // work_sigma defaults to 0 for the pollux catalog: every job does exactly its class's work.
   const auto& bert = w.catalog->classes[static_cast<std::size_t>(w.jobs[2].class_index)];
   CHECK(w.jobs[2].work_samples == Approx(bert.work_samples).epsilon(1e-12));

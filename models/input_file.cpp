@@ -1,0 +1,47 @@
+// models/input_file.cpp — bounded whole-file reads for user input.
+#include "models/input_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include "models/input_error.h"
+
+namespace ringsched {
+
+std::string read_input_file(const std::string& path, const std::string& what, std::size_t max_bytes) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) throw InputError(path + ": cannot open " + what + ": no such file");
+  if (fs::is_directory(st)) throw InputError(path + ": cannot read " + what + ": it is a directory");
+  if (!fs::is_regular_file(st)) {
+    throw InputError(path + ": cannot read " + what + ": not a regular file (a device, FIFO or socket)");
+  }
+  const auto size = fs::file_size(path, ec);
+  if (!ec && size > max_bytes) {
+    throw InputError(path + ": " + what + " is " + std::to_string(size) + " bytes, more than the limit of " +
+                     std::to_string(max_bytes));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open " + what + ": " + std::strerror(errno));
+  std::string out;
+  out.resize(static_cast<std::size_t>(ec ? 0 : size));
+  if (!out.empty()) in.read(out.data(), static_cast<std::streamsize>(out.size()));
+  if (in.bad()) throw InputError(path + ": cannot read " + what);
+  out.resize(static_cast<std::size_t>(in.gcount()));
+  // The file may have grown since stat: read the rest, still within the cap.
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    out.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (out.size() > max_bytes) {
+      throw InputError(path + ": " + what + " is more than the limit of " + std::to_string(max_bytes) + " bytes");
+    }
+  }
+  if (in.bad()) throw InputError(path + ": cannot read " + what);
+  return out;
+}
+
+}  // namespace ringsched

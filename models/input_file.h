@@ -1,0 +1,19 @@
+// models/input_file.h — reading a user's input file whole, with the limits every reader shares: it must exist, be a
+// regular file (not a directory, FIFO or device such as /dev/zero) and be at most a size cap; failures are
+// InputError naming the file.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace ringsched {
+
+// The largest input file any reader accepts (configs, traces, tables, measurement and results files): 1 GiB. The
+// largest shipped input is a few MB; the Philly trace as CSV is ~20 MB.
+inline constexpr std::size_t kMaxInputFileBytes = std::size_t{1} << 30;
+
+// The whole file as bytes. `what` names the kind of file in messages ("config", "trace", ...).
+std::string read_input_file(const std::string& path, const std::string& what = "file",
+                            std::size_t max_bytes = kMaxInputFileBytes);
+
+}  // namespace ringsched

@@ -1,0 +1,42 @@
+// strategies/fifo.cpp — `fifo`: the rigid baseline that replays a trace as submitted: each job runs at the GPU count
+// it asked for (its trace request; jobs without one get `gpus`), in arrival order, never resized or preempted.
+#include "strategies/registry.h"
+#include "strategies/rigid.h"
+
+namespace ringsched {
+namespace {
+
+class Fifo final : public Strategy {
+ public:
+  Fifo(int fallback, bool backfill) : fallback_(fallback), backfill_(backfill) {}
+  [[nodiscard]] std::string name() const override { return "fifo"; }
+
+  Decision decide(const Snapshot& s) override {
+    return fcfs_fill(
+        s, [this](const JobPublic& p) { return rigid_size(p, fallback_); }, backfill_);
+  }
+
+ private:
+  int fallback_;
+  bool backfill_;
+};
+
+}  // namespace
+
+StrategyInfo fifo_strategy_info() {
+  StrategyInfo info;
+  info.name = "fifo";
+  info.description =
+      "Rigid FIFO: each job runs at the GPU count its trace row asked for (jobs without a request: `gpus`), in "
+      "arrival order, and keeps it to the end. Params: gpus (int, default 8), backfill (bool, default false: the "
+      "head of the queue blocks the rest).";
+  info.default_beliefs = "none";
+  info.params = {"gpus", "backfill"};
+  info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
+    return std::make_unique<Fifo>(static_cast<int>(p.integer_in_or("gpus", 1, 1 << 20, 8)),
+                                  p.bool_or("backfill", false));
+  };
+  return info;
+}
+
+}  // namespace ringsched

@@ -1,0 +1,321 @@
+// test/fuzz/fuzz_entries.cpp — the fuzz targets: bytes into the project's readers as the command line uses them,
+// InputError accepted, anything else left to escape (libFuzzer and the replay test report it).
+#include "test/fuzz/fuzz_entries.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+
+#include "models/input_error.h"
+#include "sim/beliefs/speed_fit.h"
+#include "sim/experiments/check.h"
+#include "sim/experiments/config.h"
+#include "sim/experiments/report.h"
+#include "sim/experiments/runner.h"
+#include "sim/experiments/sweep_results.h"
+#include "sim/experiments/sweep_spec.h"
+#include "workloads/catalog.h"
+#include "workloads/csv.h"
+#include "workloads/goodput_app.h"
+#include "workloads/json_reader.h"
+#include "workloads/points_csv.h"
+#include "workloads/pollux.h"
+#include "workloads/trace.h"
+#ifdef RINGSCHED_HAVE_MEASUREMENT
+#include "profiler/checkpoint.h"
+#include "profiler/measurement.h"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace ringsched::fuzz {
+namespace {
+
+const std::string kSource = RINGSCHED_SOURCE_DIR;
+
+// A private folder for the files a reader needs on disk, removed at exit.
+const std::string& scratch() {
+  static const std::string dir = [] {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/ringsched-fuzz-XXXXXX";
+    if (::mkdtemp(templ.data()) == nullptr) std::abort();
+    static const std::string keep = templ;
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(keep, ec);
+    });
+    return templ;
+  }();
+  return dir;
+}
+
+std::string put(const std::string& name, std::string_view data) {
+  const std::string path = scratch() + "/" + name;
+  fs::create_directories(fs::path(path).parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(data.data(), static_cast<std::streamsize>(data.size()));
+  return path;
+}
+
+template <class F>
+void accepting_input_errors(F&& f) {
+  try {
+    f();
+  } catch (const InputError&) {
+    // a clear rejection: what bad input must get
+  }
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> files_in(const std::string& dir, const std::string& ext) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  std::vector<fs::path> paths;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file() && it->path().extension() == ext) paths.push_back(it->path());
+  std::sort(paths.begin(), paths.end());
+  for (const auto& p : paths)
+    out.push_back(read_file(p));
+  return out;
+}
+
+std::vector<std::string> first_of(std::vector<std::string> v, std::size_t n) {
+  if (v.size() > n) v.resize(n);
+  return v;
+}
+
+// ---- config: parse + validate + a capped run (1 seed, at most 12 jobs, clusters up to 1,024 GPUs) ----
+
+void run_config(std::string_view data) {
+  accepting_input_errors([&] {
+    const nlohmann::json doc = parse_json_text(std::string(data), "fuzz.json");
+    // Relative paths (catalog and trace files) resolve as in the shipped examples.
+    ExperimentConfig c = parse_experiment(doc, "fuzz.json", kSource + "/workloads/examples");
+    if (c.total_gpus() > 1024) return;
+    c.seeds = 1;
+    c.workload.jobs = std::min(c.workload.jobs, 12);
+    ExperimentResult r;
+    for (int l = 0; l < static_cast<int>(c.levels.size()); ++l)
+      for (int s = 0; s < static_cast<int>(c.strategies.size()); ++s)
+        r.runs.push_back(run_cell(c, l, s, 0, true));
+    (void)summary_json(c, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    (void)render_table3(c, r, Format::kMarkdown);
+    (void)jobs_csv(c, r);
+  });
+}
+
+std::vector<std::string> config_seeds() {
+  return files_in(kSource + "/workloads/examples", ".json");
+}
+
+// ---- traces ----
+
+std::shared_ptr<const Catalog> goodput_catalog() {
+  static const auto cat = std::make_shared<const Catalog>(pollux_goodput_catalog(default_pollux_dir()));
+  return cat;
+}
+
+std::shared_ptr<const Catalog> paper_catalog() {
+  static const auto cat = std::make_shared<const Catalog>(load_catalog("paper"));
+  return cat;
+}
+
+void run_pollux_trace(std::string_view data) {
+  accepting_input_errors([&] {
+    const Trace t = read_pollux_workload(put("workload.csv", data));
+    TraceWorkloadSpec spec;
+    spec.max_jobs = 200;
+    spec.max_gpus = 64;
+    spec.oversize = static_cast<Oversize>(data.size() % 3);
+    (void)trace_notes(t, *goodput_catalog(), spec, 64);
+    (void)workload_from_trace(t, goodput_catalog(), spec, 1);
+  });
+}
+
+std::vector<std::string> pollux_trace_seeds() {
+  auto seeds = first_of(files_in(kSource + "/workloads/data/pollux/workloads", ".csv"), 4);
+  for (auto& s : files_in(kSource + "/test/fixtures/heldout/pollux", ".csv"))
+    seeds.push_back(std::move(s));
+  return seeds;
+}
+
+void run_generic_trace(std::string_view data) {
+  accepting_input_errors([&] {
+    GenericTraceSpec g;
+    g.submit_column = "timestamp";
+    g.duration_column = "duration";
+    g.gpus_column = "num_gpus";
+    g.id_column = data.size() % 2 == 0 ? "" : "timestamp";
+    g.time_unit = data.size() % 5 == 0 ? "h" : "s";
+    const Trace t = read_generic_trace(put("trace.csv", data), g);
+    TraceWorkloadSpec spec;
+    spec.max_jobs = 200;
+    spec.max_gpus = 64;
+    spec.oversize = static_cast<Oversize>(data.size() % 3);
+    (void)trace_notes(t, *paper_catalog(), spec, 64);
+    (void)workload_from_trace(t, paper_catalog(), spec, 1);
+  });
+}
+
+std::vector<std::string> generic_trace_seeds() {
+  std::vector<std::string> seeds;
+  for (const char* f : {"/test/fixtures/heldout/generic-small.csv", "/test/fixtures/heldout/generic-negative.csv"})
+    seeds.push_back(read_file(kSource + f));
+  return seeds;
+}
+
+// ---- fit --csv points: read and fitted under each protocol ----
+
+void run_points_csv(std::string_view data) {
+  accepting_input_errors([&] {
+    const auto points = read_points_csv(put("points.csv", data));
+    for (const char* proto : {"paper", "two-level", "eq5-all", "multi-node"}) {
+      try {
+        (void)fit_with_protocol(parse_fit_protocol(proto, "fuzz"), points, 25.0, 4, "points.csv");
+      } catch (const std::invalid_argument&) {
+        // the fit library's own check of what the protocol needs (too few points of a kind): the command line
+        // turns it into an input error naming the file (fit_command.cpp)
+      }
+    }
+  });
+}
+
+std::vector<std::string> points_csv_seeds() {
+  std::vector<std::string> seeds;
+  for (const char* f : {"points-eq5.csv", "points-three.csv", "points-twolevel.csv", "points-bad.csv", "own-table.csv"})
+    seeds.push_back(read_file(kSource + "/test/fixtures/heldout/" + f));
+  return seeds;
+}
+
+// ---- goodput tables: one file of an application folder replaced by the input ----
+
+void run_goodput_tables(std::string_view data) {
+  static const std::string app = [] {
+    const std::string dir = scratch() + "/app";
+    fs::create_directories(dir);
+    for (const auto& e : fs::directory_iterator(kSource + "/test/fixtures/goodput/tiny"))
+      if (e.path().extension() == ".csv") fs::copy_file(e.path(), dir / e.path().filename());
+    return dir;
+  }();
+  const char* names[] = {"placements.csv", "scalability.csv", "validation-8.csv"};
+  const std::string name = names[data.size() % 3];
+  const std::string original = read_file(app + "/" + name);
+  put("app/" + name, data);
+  accepting_input_errors([&] {
+    GoodputLimits limits;
+    limits.max_epochs = 2;
+    const auto a = GoodputApp::load_uncached("tiny", app, limits);
+    for (int g : {1, 2, 4})
+      (void)a->step_time({g}, a->init_batch_size() / g);
+  });
+  put("app/" + name, original);
+}
+
+std::vector<std::string> goodput_tables_seeds() {
+  return files_in(kSource + "/test/fixtures/goodput/tiny", ".csv");
+}
+
+// ---- results: sweep.json on --resume, and check's inputs ----
+
+const SweepSpec& results_spec() {
+  static const SweepSpec spec = load_sweep(kSource + "/test/fixtures/sweep/tiny-sweep.json");
+  return spec;
+}
+
+void run_results(std::string_view data) {
+  accepting_input_errors([&] {
+    const nlohmann::json doc = parse_json_text(std::string(data), "sweep.json");
+    accepting_input_errors([&] { (void)read_sweep_results(results_spec(), doc, "sweep.json"); });
+    (void)load_result_groups(doc, "results.json");
+    // check compares a file with itself and with a shipped baseline.
+    static const nlohmann::json baseline = read_json_file(kSource + "/test/baselines/regression.json");
+    const CheckOptions o;
+    (void)check_results(doc, "results.json", doc, "results.json", o).render();
+    accepting_input_errors([&] { (void)check_results(baseline, "baseline.json", doc, "results.json", o).render(); });
+  });
+}
+
+std::vector<std::string> results_seeds() {
+  return files_in(kSource + "/test/baselines", ".json");
+}
+
+#ifdef RINGSCHED_HAVE_MEASUREMENT
+void run_measurement(std::string_view data) {
+  accepting_input_errors([&] { (void)profiler::load_measurement(put("measurement.json", data)); });
+}
+
+std::vector<std::string> measurement_seeds() {
+  profiler::Measurement m;
+  m.machine = {"host-a", "Test CPU", "cpu"};
+  m.backend = "cpu";
+  m.world_size = 2;
+  m.hostnames = {"host-a"};
+  m.nodes = 1;
+  m.model.layers = {10, 10};
+  m.model.parameters = profiler::mlp_parameter_count(m.model.layers);
+  m.model.gradient_bytes = 4 * m.model.parameters;
+  m.settings = {2, 3, "default"};
+  m.compute.push_back({8, profiler::seconds_from_repeats({0.001, 0.002, 0.003})});
+  m.compute.push_back({16, profiler::seconds_from_repeats({0.004, 0.004, 0.004})});
+  m.allreduce.push_back({100, profiler::seconds_from_repeats({1e-5, 1e-5, 1e-5})});
+  m.allreduce.push_back({1000, profiler::seconds_from_repeats({1e-4, 1e-4, 1e-4})});
+  m.timestamp = "2024-01-01T00:00:00Z";
+  m.command_line = "ringsched-profile --out x.json";
+  return {profiler::measurement_to_json(m)};
+}
+
+void run_checkpoint(std::string_view data) {
+  accepting_input_errors([&] { (void)profiler::parse_checkpoint(std::string(data), "checkpoint"); });
+}
+
+std::vector<std::string> checkpoint_seeds() {
+  profiler::Checkpoint c;
+  c.layers = {4, 3, 2};
+  c.parameters.assign(static_cast<std::size_t>(profiler::mlp_parameter_count(c.layers)), 0.5f);
+  c.velocity.assign(c.parameters.size(), 0.0f);
+  return {profiler::serialize_checkpoint(c)};
+}
+#endif
+
+}  // namespace
+
+const std::vector<Target>& targets() {
+  static const std::vector<Target> all = {
+      {"config", "experiment config: parse, validate, one capped run", run_config, config_seeds},
+      {"pollux_trace", "Pollux workload CSV into a goodput workload", run_pollux_trace, pollux_trace_seeds},
+      {"generic_trace", "generic trace CSV into a workload", run_generic_trace, generic_trace_seeds},
+      {"points_csv", "fit --csv points, fitted under each protocol", run_points_csv, points_csv_seeds},
+      {"goodput_tables", "Pollux application tables (placements, scalability, validation)", run_goodput_tables,
+       goodput_tables_seeds},
+      {"results", "sweep.json on --resume and check's summary/sweep inputs", run_results, results_seeds},
+#ifdef RINGSCHED_HAVE_MEASUREMENT
+      {"measurement", "ringsched-profile measurement JSON", run_measurement, measurement_seeds},
+      {"checkpoint", "ringsched-profile checkpoint bytes", run_checkpoint, checkpoint_seeds},
+#endif
+  };
+  return all;
+}
+
+const Target* find_target(std::string_view name) {
+  for (const auto& t : targets())
+    if (name == t.name) return &t;
+  return nullptr;
+}
+
+std::string regressions_dir(std::string_view target) {
+  return kSource + "/test/fuzz/regressions/" + std::string(target);
+}
+
+}  // namespace ringsched::fuzz
