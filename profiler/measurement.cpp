@@ -16,7 +16,7 @@
 #include <system_error>
 
 #include "models/input_error.h"
-#include "models/input_file.h"
+#include "workloads/input_file.h"
 
 namespace ringsched::profiler {
 

@@ -66,12 +66,7 @@ StrategyInfo optimus_strategy_info() {
   info.default_beliefs = "history";
   info.params = {"class_max_gpus", "placement_order"};
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
-    std::map<std::string, int> caps;
-    if (auto c = p.maybe("class_max_gpus")) {
-      if (!c->is_object()) c->fail("must be an object of class name -> GPU count");
-      for (const auto& item : c->value().items())
-        caps[item.key()] = static_cast<int>(c->at(item.key()).as_integer_in(1, 1 << 20));
-    }
+    std::map<std::string, int> caps = class_max_gpus_param(p);
     const std::string order = p.string_or("placement_order", "largest_first");
     if (order != "largest_first" && order != "smallest_first") {
       p.at("placement_order").fail("unknown value '" + order + "' (valid: largest_first, smallest_first)");

@@ -185,12 +185,7 @@ StrategyInfo pollux_strategy_info() {
   info.default_beliefs = "agent";
   info.params = {"class_max_gpus", "restart_penalty_s", "round_s"};
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
-    std::map<std::string, int> caps;
-    if (auto c = p.maybe("class_max_gpus")) {
-      if (!c->is_object()) c->fail("must be an object of class name -> GPU count");
-      for (const auto& item : c->value().items())
-        caps[item.key()] = static_cast<int>(c->at(item.key()).as_integer_in(1, 1 << 20));
-    }
+    std::map<std::string, int> caps = class_max_gpus_param(p);
     double penalty = 30.0;
     if (auto r = p.maybe("restart_penalty_s")) {
       penalty = r->as_positive();

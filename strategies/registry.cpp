@@ -62,4 +62,14 @@ StrategyInfo find_strategy(const std::string& name, const std::string& where) {
   throw InputError(where + ": unknown strategy '" + name + "' (valid: " + join_names(strategy_names()) + ")");
 }
 
+std::map<std::string, int> class_max_gpus_param(const JsonReader& params) {
+  std::map<std::string, int> caps;
+  if (auto c = params.maybe("class_max_gpus")) {
+    if (!c->is_object()) c->fail("must be an object of class name -> GPU count");
+    for (const auto& item : c->value().items())
+      caps[item.key()] = static_cast<int>(c->at(item.key()).as_integer_in(1, 1 << 20));
+  }
+  return caps;
+}
+
 }  // namespace ringsched

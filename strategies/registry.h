@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ void register_strategy(StrategyInfo info);
 // The built-in strategies (defined in one file each).
 StrategyInfo eight_strategy_info();
 StrategyInfo fifo_strategy_info();
+
+// The `class_max_gpus` parameter shared by optimus and pollux: an object of class name -> most GPUs (1..2^20) for
+// that class's jobs; empty when absent. Fails naming the parameter's JSON path.
+std::map<std::string, int> class_max_gpus_param(const JsonReader& params);
 StrategyInfo precompute_strategy_info();
 StrategyInfo optimus_strategy_info();
 StrategyInfo exploratory_strategy_info();

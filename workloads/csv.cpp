@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "models/input_file.h"
+#include "workloads/input_file.h"
 #include "workloads/json_reader.h"
 
 namespace ringsched {

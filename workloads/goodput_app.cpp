@@ -75,23 +75,11 @@ ValidationRun read_validation(const std::string& path, double batch) {
 }
 
 std::vector<ValidationRun> read_validation_runs(const std::string& folder) {
-  std::vector<std::pair<double, std::string>> files;
-  for (const auto& entry : fs::directory_iterator(folder)) {
-    const std::string f = entry.path().filename().string();
-    if (f.rfind("validation-", 0) != 0 || entry.path().extension() != ".csv") continue;
-    const std::string num = f.substr(11, f.size() - 11 - 4);
-    char* end = nullptr;
-    const long b = std::strtol(num.c_str(), &end, 10);
-    if (num.empty() || *end != '\0' || b <= 0 || b > 100000000) {
-      throw InputError(entry.path().string() + ": expected validation-<global batch>.csv");
-    }
-    files.emplace_back(static_cast<double>(b), entry.path().string());
-  }
+  const auto files = validation_files(folder);
   if (files.empty()) throw InputError(folder + ": no validation-<B>.csv files (the goodput model needs them)");
-  std::sort(files.begin(), files.end());
   std::vector<ValidationRun> runs;
   for (const auto& [b, path] : files)
-    runs.push_back(read_validation(path, b));
+    runs.push_back(read_validation(path, static_cast<double>(b)));
   return runs;
 }
 
@@ -357,7 +345,7 @@ void GoodputApp::bracket(double batch, std::size_t& lo, std::size_t& hi, bool& c
   lo = runs_[hi].batch == batch ? hi : hi - 1;
 }
 
-models::GradStats GoodputApp::grad_stats(double batch_size, int epoch) const {
+double GoodputApp::run_column(double batch_size, int epoch, std::vector<double> Run::*column) const {
   std::size_t lo = 0;
   std::size_t hi = 0;
   bool clamped = false;
@@ -365,9 +353,12 @@ models::GradStats GoodputApp::grad_stats(double batch_size, int epoch) const {
   const auto e = static_cast<std::size_t>(std::clamp(epoch, 0, max_epochs_ - 1));
   const Run& a = runs_[lo];
   const Run& b = runs_[hi];
-  if (lo == hi) return {a.grad_sqr[e], a.grad_var[e]};
-  return {lerp(batch_size, a.batch, b.batch, a.grad_sqr[e], b.grad_sqr[e]),
-          lerp(batch_size, a.batch, b.batch, a.grad_var[e], b.grad_var[e])};
+  if (lo == hi) return (a.*column)[e];
+  return lerp(batch_size, a.batch, b.batch, (a.*column)[e], (b.*column)[e]);
+}
+
+models::GradStats GoodputApp::grad_stats(double batch_size, int epoch) const {
+  return {run_column(batch_size, epoch, &Run::grad_sqr), run_column(batch_size, epoch, &Run::grad_var)};
 }
 
 double GoodputApp::progress_at(int epoch) const {
@@ -380,15 +371,7 @@ double GoodputApp::progress_at(int epoch) const {
 }
 
 double GoodputApp::iteration_at(double batch_size, int epoch) const {
-  std::size_t lo = 0;
-  std::size_t hi = 0;
-  bool clamped = false;
-  bracket(batch_size, lo, hi, clamped);
-  const auto e = static_cast<std::size_t>(std::clamp(epoch, 0, max_epochs_ - 1));
-  const Run& a = runs_[lo];
-  const Run& b = runs_[hi];
-  if (lo == hi) return a.iteration[e];
-  return lerp(batch_size, a.batch, b.batch, a.iteration[e], b.iteration[e]);
+  return run_column(batch_size, epoch, &Run::iteration);
 }
 
 models::BatchConfig GoodputApp::fixed_batch(double batch_size, int replicas) const {

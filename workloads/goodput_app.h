@@ -98,6 +98,9 @@ class GoodputApp {
                                                 const GoodputLimits& limits);
   // Indices of the validated runs bracketing `batch` (equal when it is validated or clamped to an end).
   void bracket(double batch, std::size_t& lo, std::size_t& hi, bool& clamped) const;
+  // A per-epoch column of the validation runs at (batch, epoch): linear in the batch between the two runs that
+  // bracket it, the epoch clamped to the runs' length.
+  [[nodiscard]] double run_column(double batch_size, int epoch, std::vector<double> Run::*column) const;
 
   std::uint64_t uid_ = 0;  // distinct per loaded application: keys the per-thread step-time memo
   std::string name_;

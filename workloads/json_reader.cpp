@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "models/input_file.h"
+#include "workloads/input_file.h"
 
 namespace ringsched {
 namespace {

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <system_error>
 
 #include "workloads/csv.h"
 #include "workloads/goodput_app.h"
@@ -103,6 +104,25 @@ PolluxRun read_run(const std::string& path, int batch) {
 
 }  // namespace
 
+std::vector<std::pair<long, std::string>> validation_files(const std::string& folder) {
+  std::vector<std::pair<long, std::string>> files;
+  std::error_code ec;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string f = it->path().filename().string();
+    if (f.rfind("validation-", 0) != 0 || it->path().extension() != ".csv") continue;
+    const std::string num = f.substr(11, f.size() - 11 - 4);
+    char* stop = nullptr;
+    const long b = std::strtol(num.c_str(), &stop, 10);
+    if (num.empty() || *stop != '\0' || b <= 0 || b > 100000000) {
+      throw InputError(it->path().string() + ": expected validation-<global batch>.csv");
+    }
+    files.emplace_back(b, it->path().string());
+  }
+  if (ec) throw InputError(folder + ": cannot list the folder: " + ec.message());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 PolluxApp load_pollux_app(const std::string& dir, const std::string& name) {
   check_name(name, "");
   PolluxApp app;
@@ -114,22 +134,10 @@ PolluxApp load_pollux_app(const std::string& dir, const std::string& name) {
   }
   read_steps((fs::path(app.dir) / "placements.csv").string(), true, app.steps);
   read_steps((fs::path(app.dir) / "scalability.csv").string(), false, app.steps);
-  std::vector<std::pair<int, std::string>> files;
-  for (const auto& entry : fs::directory_iterator(app.dir)) {
-    const std::string f = entry.path().filename().string();
-    if (f.rfind("validation-", 0) != 0 || entry.path().extension() != ".csv") continue;
-    const std::string num = f.substr(11, f.size() - 11 - 4);
-    char* end = nullptr;
-    const long b = std::strtol(num.c_str(), &end, 10);
-    if (num.empty() || *end != '\0' || b <= 0 || b > 100000000) {
-      throw InputError(entry.path().string() + ": expected validation-<global batch>.csv");
-    }
-    files.emplace_back(static_cast<int>(b), entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
+  const auto files = validation_files(app.dir);
   if (files.empty()) throw InputError(app.dir + ": no validation-<B>.csv files");
   for (const auto& [b, path] : files)
-    app.runs.push_back(read_run(path, b));
+    app.runs.push_back(read_run(path, static_cast<int>(b)));
 
   std::vector<models::TablePoint> pts;
   pts.reserve(app.steps.size());

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/fit.h"
@@ -94,6 +95,10 @@ Catalog pollux_goodput_catalog(const std::string& dir);
 // The step-time rows of a folder in the Pollux table format: placements.csv and/or scalability.csv (at least one).
 // Bad rows fail with file:line.
 std::vector<PolluxStepRow> read_pollux_step_tables(const std::string& folder);
+
+// The validation runs of an application folder: (global batch B, path) of every validation-<B>.csv, by batch.
+// InputError when B is not an integer in 1..1e8 or the folder cannot be listed; an empty list when there are none.
+std::vector<std::pair<long, std::string>> validation_files(const std::string& folder);
 // InputError listing the known applications unless `name` is one.
 void check_pollux_app_name(const std::string& name);
 

@@ -11,9 +11,9 @@
 #include <memory>
 #include <string>
 
-#include "models/input_file.h"
 #include "test/input_error_of.h"
 #include "workloads/catalog.h"
+#include "workloads/input_file.h"
 #include "workloads/json_reader.h"
 #include "workloads/trace.h"
 
@@ -65,7 +65,7 @@ TEST_CASE("workloads::JsonReader: numbers beyond a double or 2^63 are input erro
         "cfg.json: big: must be between 0 and 100, got 10000000000.0");
 }
 
-TEST_CASE("models::read_input_file: devices, directories, missing and oversize files are refused", "[hostile]") {
+TEST_CASE("workloads::read_input_file: devices, directories, missing and oversize files are refused", "[hostile]") {
   const Scratch s;
   CHECK_THAT(error_of([] { (void)read_input_file("/dev/zero", "config"); }),
              Catch::Equals("/dev/zero: cannot read config: not a regular file (a device, FIFO or socket)"));

@@ -1,5 +1,5 @@
-// models/input_file.cpp — bounded whole-file reads for user input.
-#include "models/input_file.h"
+// workloads/input_file.cpp — bounded whole-file reads for user input.
+#include "workloads/input_file.h"
 
 #include <cerrno>
 #include <cstring>
