@@ -1,7 +1,9 @@
-// strategies/allocation.cpp — doubling and unit-step greedy allocation with a binary heap of gains.
+// strategies/allocation.cpp — doubling and unit-step greedy allocation with a binary heap of gains, over snapshot
+// indices or an explicit list of job views.
 #include "strategies/allocation.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <queue>
 
@@ -25,35 +27,51 @@ struct Gain {
   }
 };
 
+// believed_time with the chain's speed when it has one for w (the same value the belief would return).
+double chained_time(const JobView& job, int w, int gpus_per_node, const SpeedChain* chain) {
+  if (chain == nullptr || w <= 0) return believed_time(job, w, gpus_per_node);
+  for (const auto& [cw, f] : chain->speeds) {
+    if (cw != w) continue;
+    if (!(f > 0.0)) return std::numeric_limits<double>::infinity();
+    return believed_remaining(job) / f;
+  }
+  return believed_time(job, w, gpus_per_node);
+}
+
 template <typename NextFn>
-std::vector<int> grow(const Snapshot& s, const std::vector<int>& candidates, int budget, NextFn next_w) {
-  std::vector<int> w(candidates.size(), 0);
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const JobView& j = s.jobs[static_cast<std::size_t>(candidates[i])];
-    const int need = std::max(1, j.pub->min_gpus);
+std::vector<int> grow(std::span<const JobView* const> jobs, int budget, int gpus_per_node, NextFn next_w,
+                      std::span<const SpeedChain* const> chains) {
+  std::vector<int> w(jobs.size(), 0);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const int need = std::max(1, jobs[i]->pub->min_gpus);
     if (need <= budget) {
       w[i] = need;
       budget -= need;
     }
   }
+  if (budget <= 0) return w;  // nothing left to grow with (skips computing gains that cannot be used)
   auto gain_of = [&](std::size_t i, double& gain) -> bool {
-    const JobView& j = s.jobs[static_cast<std::size_t>(candidates[i])];
+    const JobView& j = *jobs[i];
     const int cur = w[i];
     const int nxt = std::min(next_w(cur), j.pub->max_gpus);
     if (cur <= 0 || nxt <= cur) return false;
-    gain = (believed_time(j, cur, s.gpus_per_node) - believed_time(j, nxt, s.gpus_per_node)) /
+    const SpeedChain* chain = chains.empty() ? nullptr : chains[i];
+    gain = (chained_time(j, cur, gpus_per_node, chain) - chained_time(j, nxt, gpus_per_node, chain)) /
            static_cast<double>(nxt - cur);
     return true;
   };
-  std::priority_queue<Gain> heap;
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
+  // Built in one pass (make_heap): Gain's order is total (ties by index), so the pops are the same as pushing each.
+  std::vector<Gain> initial;
+  initial.reserve(jobs.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
     double g = 0.0;
-    if (gain_of(i, g) && g > 0.0) heap.push({g, i});
+    if (gain_of(i, g) && g > 0.0) initial.push_back({g, i});
   }
+  std::priority_queue<Gain> heap(std::less<Gain>(), std::move(initial));
   while (!heap.empty() && budget > 0) {
     const Gain top = heap.top();
     heap.pop();
-    const JobView& j = s.jobs[static_cast<std::size_t>(candidates[top.idx])];
+    const JobView& j = *jobs[top.idx];
     const int cur = w[top.idx];
     const int nxt = std::min(next_w(cur), j.pub->max_gpus);
     if (nxt - cur > budget) continue;  // the budget only shrinks: this job cannot grow any more
@@ -65,14 +83,33 @@ std::vector<int> grow(const Snapshot& s, const std::vector<int>& candidates, int
   return w;
 }
 
+std::vector<const JobView*> views_of(const Snapshot& s, const std::vector<int>& candidates) {
+  std::vector<const JobView*> v(candidates.size());
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    v[i] = &s.jobs[static_cast<std::size_t>(candidates[i])];
+  return v;
+}
+
 }  // namespace
 
+std::vector<int> doubling_allocation(std::span<const JobView* const> jobs, int budget, int gpus_per_node,
+                                     std::span<const SpeedChain* const> chains) {
+  return grow(
+      jobs, budget, gpus_per_node, [](int w) { return 2 * w; }, chains);
+}
+
+std::vector<int> unit_greedy_allocation(std::span<const JobView* const> jobs, int budget, int gpus_per_node,
+                                        std::span<const SpeedChain* const> chains) {
+  return grow(
+      jobs, budget, gpus_per_node, [](int w) { return w + 1; }, chains);
+}
+
 std::vector<int> doubling_allocation(const Snapshot& s, const std::vector<int>& candidates, int budget) {
-  return grow(s, candidates, budget, [](int w) { return 2 * w; });
+  return doubling_allocation(views_of(s, candidates), budget, s.gpus_per_node);
 }
 
 std::vector<int> unit_greedy_allocation(const Snapshot& s, const std::vector<int>& candidates, int budget) {
-  return grow(s, candidates, budget, [](int w) { return w + 1; });
+  return unit_greedy_allocation(views_of(s, candidates), budget, s.gpus_per_node);
 }
 
 }  // namespace ringsched

@@ -2,6 +2,8 @@
 // unit-step greedy (Optimus), both on believed remaining time Q/f(w).
 #pragma once
 
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "strategies/strategy.h"
@@ -20,5 +22,19 @@ std::vector<int> doubling_allocation(const Snapshot& s, const std::vector<int>& 
 // Unit-step greedy (Optimus): like doubling but grows one GPU at a time (w' = w + 1). Stops at the first step
 // where no job gains, which is how it gets stuck at 8 when 9 is slower and 16 faster.
 std::vector<int> unit_greedy_allocation(const Snapshot& s, const std::vector<int>& candidates, int budget);
+
+// A job's believed speeds at the counts a greedy may ask for, kept by an incremental strategy when its beliefs are
+// fixed (Belief::fixed): (GPUs, throughput on them packed) pairs, the values the belief returns.
+struct SpeedChain {
+  std::vector<std::pair<int, double>> speeds;
+};
+
+// The same two heuristics over an explicit list of jobs in priority order (incremental strategies pass the jobs
+// they serve): identical results to the snapshot forms given the same jobs in the same order. `chains`, when not
+// empty, is aligned with `jobs`: a non-null chain answers speed lookups at its counts (others ask the belief).
+std::vector<int> doubling_allocation(std::span<const JobView* const> jobs, int budget, int gpus_per_node,
+                                     std::span<const SpeedChain* const> chains = {});
+std::vector<int> unit_greedy_allocation(std::span<const JobView* const> jobs, int budget, int gpus_per_node,
+                                        std::span<const SpeedChain* const> chains = {});
 
 }  // namespace ringsched

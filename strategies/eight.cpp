@@ -18,9 +18,16 @@ class Eight final : public Strategy {
         s, [this](const JobPublic& p) { return std::max(p.min_gpus, std::min(gpus_, p.max_gpus)); }, backfill_);
   }
 
+  [[nodiscard]] bool incremental() const override { return true; }
+  Decision decide_changes(const Snapshot& s) override {
+    return queues_.decide(
+        s, [this](const JobPublic& p) { return std::max(p.min_gpus, std::min(gpus_, p.max_gpus)); }, backfill_);
+  }
+
  private:
   int gpus_;
   bool backfill_;
+  FcfsQueues queues_;
 };
 
 }  // namespace

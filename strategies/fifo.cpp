@@ -16,9 +16,16 @@ class Fifo final : public Strategy {
         s, [this](const JobPublic& p) { return rigid_size(p, fallback_); }, backfill_);
   }
 
+  [[nodiscard]] bool incremental() const override { return true; }
+  Decision decide_changes(const Snapshot& s) override {
+    return queues_.decide(
+        s, [this](const JobPublic& p) { return rigid_size(p, fallback_); }, backfill_);
+  }
+
  private:
   int fallback_;
   bool backfill_;
+  FcfsQueues queues_;
 };
 
 }  // namespace

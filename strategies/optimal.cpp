@@ -12,6 +12,7 @@ namespace {
 
 class Optimal final : public Strategy {
  public:
+  explicit Optimal(double max_cells) : max_cells_(max_cells) {}
   [[nodiscard]] std::string name() const override { return "optimal"; }
   Decision decide(const Snapshot& s) override {
     for (const auto& j : s.jobs) {
@@ -20,9 +21,12 @@ class Optimal final : public Strategy {
     std::vector<int> candidates(s.jobs.size());
     std::iota(candidates.begin(), candidates.end(), 0);
     Decision d;
-    d.gpus = optimal_allocation(s, candidates, s.total_gpus);
+    d.gpus = optimal_allocation(s, candidates, s.total_gpus, max_cells_);
     return d;
   }
+
+ private:
+  double max_cells_;
 };
 
 }  // namespace
@@ -32,9 +36,20 @@ StrategyInfo optimal_strategy_info() {
   info.name = "optimal";
   info.description =
       "Exact optimum of the instantaneous problem min sum_j Q_j/f_j(w_j), sum w_j <= G, by DP over jobs x GPUs "
-      "(beliefs: history by default). The yardstick for precompute and optimus. No params.";
+      "(beliefs: history by default). The yardstick for precompute and optimus. Pruned: no job gets more than its "
+      "best count, and no DP when every job's best count fits. Params: max_dp_cells (number, default 5e7: the "
+      "largest DP one decision may run, jobs x GPUs to share x counts per job; a decision over it stops the run with "
+      "a message naming its size instead of running for hours).";
   info.default_beliefs = "history";
-  info.make = [](const JsonReader&) -> std::unique_ptr<Strategy> { return std::make_unique<Optimal>(); };
+  info.params = {"max_dp_cells"};
+  info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
+    double cells = 5e7;
+    if (auto c = p.maybe("max_dp_cells")) {
+      cells = c->as_positive();
+      if (cells > 1e12) c->fail("must be at most 1e12");
+    }
+    return std::make_unique<Optimal>(cells);
+  };
   return info;
 }
 

@@ -3,6 +3,7 @@
 // over jobs x GPUs, and the objective used to compare heuristics with it (the optimality gap).
 #pragma once
 
+#include <stdexcept>
 #include <vector>
 
 #include "strategies/strategy.h"
@@ -25,9 +26,21 @@ std::vector<int> optimal_counts(const std::vector<OptimalJob>& jobs, int budget)
 // as doubling_allocation and unit_greedy_allocation, so the served set is identical and the gap is comparable).
 std::vector<bool> served_jobs(const Snapshot& s, const std::vector<int>& candidates, int budget);
 
+// A decision whose dynamic program would exceed its cell budget.
+class OptimalTooLarge : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Exact allocation over `candidates` (indices into s.jobs) with `budget` GPUs on believed remaining times
 // (believed_time, packed placement). Aligned with `candidates`; unserved jobs get 0.
-std::vector<int> optimal_allocation(const Snapshot& s, const std::vector<int>& candidates, int budget);
+// Pruned: a job is never given more than its best count (the smallest with its least believed time), and when every
+// job's best count fits the budget together that is the answer (no DP). The optimum's value is exact; among
+// allocations of equal value the choice can differ from the unpruned DP's only on exact floating-point ties.
+// max_dp_cells > 0: throws OptimalTooLarge (naming the time, jobs, GPUs and cells) instead of running a DP larger
+// than that (jobs x GPUs to share x counts per job).
+std::vector<int> optimal_allocation(const Snapshot& s, const std::vector<int>& candidates, int budget,
+                                    double max_dp_cells = 0.0);
 
 // Objective sum_j Q_j / f_j(w_j) of an allocation over the served jobs (w > 0); jobs with 0 GPUs are skipped.
 double allocation_objective(const Snapshot& s, const std::vector<int>& candidates, const std::vector<int>& gpus);

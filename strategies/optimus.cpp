@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "strategies/allocation.h"
+#include "strategies/incremental_greedy.h"
 #include "strategies/registry.h"
 
 namespace ringsched {
@@ -47,7 +48,13 @@ class Optimus final : public Strategy {
     return d;
   }
 
+  // Incremental (IncrementalGreedy) unless class caps are set (the artifact's setting, which places jobs on nodes:
+  // the engine then calls decide anyway).
+  [[nodiscard]] bool incremental() const override { return class_max_.empty(); }
+  Decision decide_changes(const Snapshot& s) override { return inc_.decide(s); }
+
  private:
+  IncrementalGreedy inc_{GrowStep::kUnit};
   std::map<std::string, int> class_max_;
   bool smallest_first_;
 };

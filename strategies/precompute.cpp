@@ -1,8 +1,10 @@
 // strategies/precompute.cpp — `precompute`: the Eq. 6 doubling heuristic on believed speeds and remaining work,
 // re-run at every arrival and completion. When jobs outnumber GPUs, 1 GPU each in arrival order, the rest wait.
+// Incremental (decide_changes): the same decisions kept by IncrementalGreedy.
 #include <numeric>
 
 #include "strategies/allocation.h"
+#include "strategies/incremental_greedy.h"
 #include "strategies/registry.h"
 
 namespace ringsched {
@@ -18,6 +20,11 @@ class Precompute final : public Strategy {
     d.gpus = doubling_allocation(s, candidates, s.total_gpus);
     return d;
   }
+  [[nodiscard]] bool incremental() const override { return true; }
+  Decision decide_changes(const Snapshot& s) override { return inc_.decide(s); }
+
+ private:
+  IncrementalGreedy inc_{GrowStep::kDouble};
 };
 
 }  // namespace

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <algorithm>
+#include <deque>
+#include <map>
 #include <vector>
 
 #include "strategies/strategy.h"
@@ -54,5 +56,36 @@ Decision fcfs_fill(const Snapshot& s, SizeFn size, bool backfill) {
   }
   return d;
 }
+
+// fcfs_fill kept incrementally (Strategy::decide_changes): waiting jobs in one arrival-ordered queue per GPU count,
+// so a decision costs O(jobs started x distinct counts) instead of O(jobs present). Decides exactly what fcfs_fill
+// decides: strict FCFS starts the earliest waiting job while it fits; with backfill the earliest waiting job that fits
+// the free GPUs, repeatedly (a job skipped once never fits later in the same decision: free GPUs only shrink).
+class FcfsQueues {
+ public:
+  template <class SizeFn>
+  Decision decide(const Snapshot& s, SizeFn size, bool backfill) {
+    for (int id : s.arrived)
+      waiting_[size(*s.views->view(id).pub)].push_back(id);
+    Decision d;
+    int free = s.total_gpus - s.gpus_in_use;
+    while (free > 0 && !waiting_.empty()) {
+      // The earliest waiting job (ids follow arrival order) among the counts allowed.
+      auto best = waiting_.end();
+      for (auto it = waiting_.begin(); it != waiting_.end() && (!backfill || it->first <= free); ++it) {
+        if (best == waiting_.end() || it->second.front() < best->second.front()) best = it;
+      }
+      if (best == waiting_.end() || best->first > free) break;
+      d.changes.emplace_back(best->second.front(), best->first);
+      free -= best->first;
+      best->second.pop_front();
+      if (best->second.empty()) waiting_.erase(best);
+    }
+    return d;
+  }
+
+ private:
+  std::map<int, std::deque<int>> waiting_;  // GPU count -> waiting job ids in arrival order
+};
 
 }  // namespace ringsched

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <limits>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/goodput.h"
@@ -24,6 +26,12 @@ class Belief {
   // Believed total work (samples) to convergence.
   [[nodiscard]] virtual double total_work() const = 0;
   [[nodiscard]] virtual std::string source() const = 0;
+  // True when throughput() and total_work() never change after the job arrives (class-model beliefs): incremental
+  // strategies may then keep what they derive from them. Beliefs that learn (online, agent) say false.
+  [[nodiscard]] virtual bool fixed() const { return false; }
+  // False when observe_progress and observe_goodput do nothing: the engine then skips calling them (incremental
+  // strategies read views only of the jobs they look at).
+  [[nodiscard]] virtual bool observes() const { return true; }
   // The engine reports the job's observable progress (samples done) before each snapshot that shows the job. Beliefs
   // that learn from progress (`online`: the loss the job has produced so far) update here; others ignore it.
   virtual void observe_progress(double /*work_done*/) {}
@@ -69,6 +77,14 @@ struct JobView {
   int restarts = 0;                   // resizes, resumes and migrations so far
 };
 
+// Incremental strategies' access to jobs' views by id (Snapshot::views): the same values Snapshot::jobs would hold
+// for an active job, built when first asked for in a decision.
+class JobViews {
+ public:
+  virtual ~JobViews() = default;
+  [[nodiscard]] virtual const JobView& view(int job_id) const = 0;
+};
+
 // Measures a running job's throughput at its current allocation, with multiplicative lognormal noise of the given
 // sigma (the engine draws it from the replicate's measurement stream). Returns 0 for a job with no GPUs.
 class Probe {
@@ -90,9 +106,16 @@ struct Snapshot {
   double now = 0.0;
   int total_gpus = 0;
   int gpus_per_node = 1;
-  std::span<const JobView> jobs;  // active (arrived, unfinished) jobs in arrival order
+  std::span<const JobView> jobs;  // active (arrived, unfinished) jobs in arrival order; empty for decide_changes
   Probe* probe = nullptr;
   const ClusterView* cluster = nullptr;  // null unless the engine places jobs on concrete GPUs
+  // Only for Strategy::decide_changes (incremental strategies; docs/performance.md): active jobs' views by job id,
+  // and what changed since the previous call: the jobs that arrived (in arrival order) and finished.
+  const JobViews* views = nullptr;
+  std::span<const int> arrived;
+  std::span<const int> finished;
+  std::size_t active_jobs = 0;
+  int gpus_in_use = 0;  // GPUs held by active jobs before this decision
 };
 
 struct Decision {
@@ -104,6 +127,9 @@ struct Decision {
   // Optional, with a placement policy: the GPUs each job gets on each node (one vector of Snapshot::cluster->nodes()
   // counts per snapshot job, summing to gpus[i]); a job whose counts change restarts even when its total does not.
   std::vector<std::vector<int>> node_gpus;
+  // From decide_changes only: the jobs whose GPU count changes, as (job id, new count); every other job keeps its
+  // GPUs. Applied in job-id order, exactly as the same counts in `gpus` would be.
+  std::vector<std::pair<int, int>> changes;
 };
 
 class Strategy {
@@ -111,12 +137,22 @@ class Strategy {
   virtual ~Strategy() = default;
   [[nodiscard]] virtual std::string name() const = 0;
   virtual Decision decide(const Snapshot& snapshot) = 0;
+  // Incremental strategies keep their own queues between calls and return only what changes, so a decision costs
+  // O(changes), not O(jobs present). The engine calls decide_changes instead of decide when incremental() is true
+  // and it does not place jobs on concrete GPUs (no placement policy or topology); both must decide the same counts
+  // (tests run every incremental strategy both ways and compare the runs byte for byte).
+  [[nodiscard]] virtual bool incremental() const { return false; }
+  virtual Decision decide_changes(const Snapshot& snapshot);
   // Called when a job finishes, so per-job state can be dropped.
   virtual void on_finish(int /*job_id*/) {}
   // Whether jobs that can adapt their batch size (goodput-model classes with adaptive_batch) do so under this
   // strategy, as under Pollux; otherwise every job keeps the batch it was submitted with.
   [[nodiscard]] virtual bool adapts_batch() const { return false; }
 };
+
+// For incremental strategies that recompute their served jobs' counts: the changes taking `held` (job id -> GPUs, as
+// last decided; updated here) to `counts[i]` GPUs for job `ids[i]`, every other job held going to 0.
+Decision changes_to(const std::vector<int>& ids, const std::vector<int>& counts, std::map<int, int>& held);
 
 // Remaining work the strategy believes is left (>= 1 sample so times stay finite).
 double believed_remaining(const JobView& job);

@@ -11,6 +11,8 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <set>
+#include <tuple>
 
 #include "models/input_error.h"
 #include "strategies/registry.h"
@@ -18,6 +20,212 @@
 
 namespace ringsched {
 namespace {
+
+std::size_t queue_index(const std::vector<double>& thresholds, double attained) {
+  return static_cast<std::size_t>(std::upper_bound(thresholds.begin(), thresholds.end(), attained) -
+                                  thresholds.begin());
+}
+
+// Tiresias kept incrementally (decide_changes): the same decisions as Tiresias::decide at O(changes) per decision.
+// - Jobs wait in one ordered set per rigid size, keyed by (queue, arrival id or entry order), so the greedy fill in
+//   priority order visits only the jobs it serves (a merge of the sizes that still fit).
+// - When every active job fits at once the fill serves them all: only arrivals change.
+// - A job's queue changes only while it holds GPUs, when its attained service crosses a threshold; holders are kept
+//   in a set ordered by when they cross (computed when they got GPUs). Only holders within `window` of that time are
+//   re-examined with the exact attained service the engine reports; the window bounds the rounding the engine's
+//   piecewise accumulation can build up (< 1e-8 relative for fewer than 1e7 pieces), so no crossing is missed.
+// - The wake-up is computed, as decide computes it, from the holders whose crossing is nearest.
+class TiresiasQueues {
+ public:
+  TiresiasQueues(int gpus, const std::vector<double>& thresholds, bool by_entry)
+      : gpus_(gpus), th_(thresholds), by_entry_(by_entry) {}
+
+  Decision decide(const Snapshot& s) {
+    Decision d;
+    for (int id : s.finished)
+      leave(id);
+    std::vector<int> entering;  // arrivals and holders whose queue changed, to (re)key in id order
+    for (int id : s.arrived) {
+      grow_to(id);
+      Job& j = jobs_[static_cast<std::size_t>(id)];
+      j = Job{};
+      j.size = rigid_size(*s.views->view(id).pub, gpus_);
+      j.queue = queue_index(th_, s.views->view(id).attained_gpu_seconds);
+      j.active = true;
+      sum_sizes_ += j.size;
+      entering.push_back(id);
+    }
+    // Holders near their crossing: has their queue changed?
+    const double horizon = s.now + window(s.now);
+    std::vector<int> crossed;
+    for (auto it = crossing_.begin(); it != crossing_.end() && it->first <= horizon; ++it) {
+      const int id = it->second;
+      const std::size_t q = queue_index(th_, s.views->view(id).attained_gpu_seconds);
+      if (q != jobs_[static_cast<std::size_t>(id)].queue) crossed.push_back(id);
+    }
+    for (int id : crossed) {
+      Job& j = jobs_[static_cast<std::size_t>(id)];
+      unkey(id);
+      untime(id);
+      j.queue = queue_index(th_, s.views->view(id).attained_gpu_seconds);
+      entering.push_back(id);
+    }
+    std::sort(entering.begin(), entering.end());
+    for (int id : entering) {
+      Job& j = jobs_[static_cast<std::size_t>(id)];
+      j.key = by_entry_ ? next_entry_++ : static_cast<std::uint64_t>(id);
+      by_size_[j.size].insert({j.queue, j.key, id});
+    }
+    if (sum_sizes_ <= s.total_gpus) {
+      // Every active job fits: each holds its size.
+      if (all_served_) {
+        for (int id : s.arrived)
+          set(d, s, id, true);
+      } else {
+        for (const auto& [size, set_of] : by_size_)
+          for (const auto& k : set_of)
+            set(d, s, std::get<2>(k), true);
+      }
+      all_served_ = true;
+    } else {
+      all_served_ = false;
+      fill(d, s);
+    }
+    // Crossing times of holders whose queue changed but kept their GPUs.
+    for (int id : crossed) {
+      if (jobs_[static_cast<std::size_t>(id)].held > 0) time(s, id);
+    }
+    d.wakeup_at = wakeup(s);
+    return d;
+  }
+
+ private:
+  struct Job {
+    int size = 0;
+    std::size_t queue = 0;
+    std::uint64_t key = 0;
+    int held = 0;
+    double crossing = 0.0;  // key in crossing_ while timed
+    bool timed = false;
+    bool active = false;
+  };
+  using Key = std::tuple<std::size_t, std::uint64_t, int>;  // queue, order inside it, id
+
+  static double window(double now) { return 1e-8 * std::max(1.0, std::abs(now)); }
+
+  void grow_to(int id) {
+    if (jobs_.size() <= static_cast<std::size_t>(id)) jobs_.resize(static_cast<std::size_t>(id) + 1);
+  }
+
+  void leave(int id) {
+    Job& j = jobs_[static_cast<std::size_t>(id)];
+    if (!j.active) return;
+    unkey(id);
+    untime(id);
+    if (j.held > 0) holders_.erase(id);
+    sum_sizes_ -= j.size;
+    j.active = false;
+    j.held = 0;
+  }
+
+  void unkey(int id) {
+    const Job& j = jobs_[static_cast<std::size_t>(id)];
+    const auto it = by_size_.find(j.size);
+    if (it == by_size_.end()) return;
+    it->second.erase({j.queue, j.key, id});
+    if (it->second.empty()) by_size_.erase(it);
+  }
+
+  void untime(int id) {
+    Job& j = jobs_[static_cast<std::size_t>(id)];
+    if (!j.timed) return;
+    crossing_.erase({j.crossing, id});
+    j.timed = false;
+  }
+
+  // A holder's next threshold crossing, as decide's wake-up computes it now.
+  [[nodiscard]] double crossing_time(const Snapshot& s, int id) const {
+    const Job& j = jobs_[static_cast<std::size_t>(id)];
+    const double need = th_[j.queue] - s.views->view(id).attained_gpu_seconds;
+    double t = s.now + need / static_cast<double>(j.held);
+    if (!(t > s.now)) t = std::nextafter(s.now, std::numeric_limits<double>::infinity());
+    return t;
+  }
+
+  void time(const Snapshot& s, int id) {
+    Job& j = jobs_[static_cast<std::size_t>(id)];
+    if (j.queue >= th_.size()) return;  // the last queue: no threshold ahead
+    j.crossing = crossing_time(s, id);
+    j.timed = true;
+    crossing_.insert({j.crossing, id});
+  }
+
+  void set(Decision& d, const Snapshot& s, int id, bool serve) {
+    Job& j = jobs_[static_cast<std::size_t>(id)];
+    const int to = serve ? j.size : 0;
+    if (j.held == to) return;
+    untime(id);
+    if (j.held == 0) holders_.insert(id);
+    if (to == 0) holders_.erase(id);
+    j.held = to;
+    d.changes.emplace_back(id, to);
+    if (to > 0) time(s, id);
+  }
+
+  // rigid_fill in priority order: the first job (by queue, then order) among the sizes that still fit, repeatedly.
+  void fill(Decision& d, const Snapshot& s) {
+    struct Cursor {
+      int size;
+      std::set<Key>::const_iterator at, end;
+    };
+    std::vector<Cursor> cursors;
+    for (const auto& [size, set_of] : by_size_)
+      cursors.push_back({size, set_of.begin(), set_of.end()});  // by increasing size
+    std::vector<int> served;
+    int free = s.total_gpus;
+    while (free > 0) {
+      Cursor* best = nullptr;
+      for (Cursor& c : cursors) {
+        if (c.size > free) break;
+        if (c.at != c.end && (best == nullptr || *c.at < *best->at)) best = &c;
+      }
+      if (best == nullptr) break;
+      served.push_back(std::get<2>(*best->at));
+      free -= best->size;
+      ++best->at;
+    }
+    std::sort(served.begin(), served.end());
+    std::vector<int> released;
+    for (int id : holders_) {
+      if (!std::binary_search(served.begin(), served.end(), id)) released.push_back(id);
+    }
+    for (int id : released)
+      set(d, s, id, false);
+    for (int id : served)
+      set(d, s, id, true);
+  }
+
+  // decide's wake-up: the earliest crossing among holders, recomputed exactly for those near the earliest.
+  double wakeup(const Snapshot& s) const {
+    double best = std::numeric_limits<double>::infinity();
+    if (crossing_.empty()) return best;
+    const double limit = crossing_.begin()->first + 2.0 * window(crossing_.begin()->first);
+    for (auto it = crossing_.begin(); it != crossing_.end() && it->first <= limit; ++it)
+      best = std::min(best, crossing_time(s, it->second));
+    return best;
+  }
+
+  int gpus_;
+  std::vector<double> th_;
+  bool by_entry_;
+  std::vector<Job> jobs_;                      // by id
+  std::map<int, std::set<Key>> by_size_;       // rigid size -> active jobs in priority order
+  std::set<std::pair<double, int>> crossing_;  // holders below the last queue, by crossing time
+  std::set<int> holders_;
+  long sum_sizes_ = 0;
+  bool all_served_ = false;
+  std::uint64_t next_entry_ = 0;
+};
 
 class Tiresias final : public Strategy {
  public:
@@ -66,6 +274,9 @@ class Tiresias final : public Strategy {
 
   void on_finish(int job_id) override { entered_.erase(job_id); }
 
+  [[nodiscard]] bool incremental() const override { return true; }
+  Decision decide_changes(const Snapshot& s) override { return inc_.decide(s); }
+
  private:
   struct Entry {
     std::size_t queue;
@@ -76,6 +287,7 @@ class Tiresias final : public Strategy {
   bool by_entry_;
   std::map<int, Entry> entered_;  // job id -> its queue and when it entered it
   std::uint64_t next_entry_ = 0;
+  TiresiasQueues inc_{gpus_, thresholds_, by_entry_};
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 #include <boost/random/normal_distribution.hpp>
 
@@ -137,6 +138,40 @@ Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec) 
   for (auto& j : tr.jobs)
     j.submit_s -= t0;
   return tr;
+}
+
+Trace repeat_trace(const Trace& trace, int copies, double every) {
+  if (copies < 1) throw std::invalid_argument("repeat_trace: copies must be >= 1");
+  // Order by (time, copy, row): the order a stable sort of the copies appended one after the other gives, found on
+  // small keys instead of moving whole rows.
+  struct Key {
+    double t;
+    int copy;
+    std::size_t row;
+  };
+  std::vector<Key> keys;
+  keys.reserve(trace.jobs.size() * static_cast<std::size_t>(copies));
+  for (int k = 0; k < copies; ++k) {
+    const double shift = static_cast<double>(k) * every;
+    for (std::size_t i = 0; i < trace.jobs.size(); ++i)
+      keys.push_back({trace.jobs[i].submit_s + shift, k, i});
+  }
+  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    if (a.t != b.t) return a.t < b.t;
+    if (a.copy != b.copy) return a.copy < b.copy;
+    return a.row < b.row;
+  });
+  Trace out;
+  out.file = trace.file;
+  out.format = trace.format;
+  out.jobs.reserve(keys.size());
+  for (const Key& key : keys) {
+    TraceJob c = trace.jobs[key.row];
+    c.submit_s = key.t;
+    if (key.copy > 0) c.name += "~" + std::to_string(key.copy);
+    out.jobs.push_back(std::move(c));
+  }
+  return out;
 }
 
 std::string to_string(Oversize o) {

@@ -50,6 +50,12 @@ double time_unit_seconds(const std::string& unit, const std::string& where);
 // first submission is at 0. Negative durations or times, GPU counts < 1 and unparsable fields fail with file:line.
 Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec);
 
+// The trace tiled: `copies` copies of its rows (copy 0 is the trace itself), copy k shifted by k x `every` (in the
+// trace's own time units, before time_scale), merged in submit order (stable: copy order for ties). Copy k > 0 of
+// job `name` is named `name~k`; rows keep their file line. Builds million-job traces from the shipped ones for scale
+// studies (workload.trace.repeat, docs/performance.md).
+Trace repeat_trace(const Trace& trace, int copies, double every);
+
 // What to do with a job whose GPU request the cluster or its class cannot satisfy (above the class's maximum or the
 // cluster's GPUs, below the class's minimum).
 enum class Oversize {

@@ -21,6 +21,8 @@ class ClassModelBelief final : public Belief {
   [[nodiscard]] double throughput(int w, int nodes) const override { return class_throughput(cls_, w, nodes, factor_); }
   [[nodiscard]] double total_work() const override { return work_; }
   [[nodiscard]] std::string source() const override { return source_; }
+  [[nodiscard]] bool fixed() const override { return true; }
+  [[nodiscard]] bool observes() const override { return false; }
 
  private:
   JobClass cls_;

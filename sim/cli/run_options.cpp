@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "sim/experiments/placement_report.h"
+#include "sim/experiments/progress.h"
 #include "sim/experiments/report.h"
 #include "strategies/registry.h"
 
@@ -25,6 +26,13 @@ void add_run_options(CLI::App* cmd, RunOptions& o) {
                   "Directory for summary.json, jobs.csv, events.csv, table.md, table.csv (written atomically)");
   cmd->add_option("--restart-cost", o.restart_cost, "Restart cost in seconds (restart.cost_s); overrides the config")
       ->check(CLI::Range(0.0, 86400.0));
+  cmd->add_flag(
+      "--quiet", o.quiet,
+      "No progress line on stderr (drawn for runs lasting over 1.5 s when stderr is a terminal, or always with "
+      "RINGSCHED_PROGRESS=always) and no closing \"N runs in T s\" line; errors are still printed");
+  cmd->add_flag("--stats", o.stats,
+                "Print events, decisions, wall and CPU time, events per CPU second and peak memory after the tables, "
+                "and add them to summary.json (\"stats\", and each run's events and decisions)");
   cmd->add_flag("--optimality-gap", o.optimality_gap,
                 "Record each decision's objective gap to the exact optimum and print its distribution "
                 "(docs/topology.md)");
@@ -67,23 +75,40 @@ void apply_run_options(nlohmann::json& doc, const RunOptions& o) {
 
 int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, const std::string& label) {
   const Format f = parse_format(o.format);
-  // The output folder is checked before the run and written as a whole after it: a failure leaves it as it was.
+  // The output folder is checked before the run and changes only when everything was written: jobs.csv and
+  // events.csv are streamed into its staging folder run by run, the rest follows the run.
   std::optional<StagedOutput> staged;
-  if (!o.out.empty()) staged.emplace(o.out);
+  RunRowStream rows;
+  if (!o.out.empty()) {
+    staged.emplace(o.out);
+    rows.begin(*staged);
+  }
+  const std::uint64_t jobs_per_run =
+      cfg.workload.trace ? cfg.workload.trace_notes.jobs : static_cast<std::uint64_t>(cfg.workload.jobs);
+  const std::size_t n_runs = cfg.levels.size() * cfg.strategies.size() * static_cast<std::size_t>(cfg.seeds);
+  LiveProgress progress(n_runs, jobs_per_run * n_runs, LiveProgress::wanted(o.quiet));
+  RunHooks hooks;
+  hooks.progress = &progress;
+  hooks.on_run = [&](const CellRun& run) { rows.add(cfg, run); };
   const auto t0 = std::chrono::steady_clock::now();
-  const ExperimentResult res = run_experiment(cfg, o.threads);
+  ExperimentResult res = run_experiment(cfg, o.threads, hooks);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  progress.finish();
+  if (o.stats) res.stats = collect_run_stats(res.runs, secs);
   std::cout << (view == View::kTable3 ? render_table3(cfg, res, f) : render_summary(cfg, res, f));
   std::cout << render_belief_report(cfg, res, f);     // empty unless prediction errors or measured tables
   std::cout << render_placement_report(cfg, res, f);  // empty unless topology/placement/gap
+  if (res.stats) std::cout << render_stats(*res.stats, f);
   std::cout << std::flush;
   if (staged) {
-    write_outputs(*staged, cfg, res);
+    write_outputs(*staged, cfg, res, /*rows_streamed=*/true);
     write_placement_outputs(*staged, cfg, res);
     staged->commit();
   }
-  std::fprintf(stderr, "ringsched: %s%zu runs in %.2f s%s%s\n", label.empty() ? "" : (label + ": ").c_str(),
-               res.runs.size(), secs, o.out.empty() ? "" : ", wrote ", o.out.c_str());
+  if (!o.quiet) {
+    std::fprintf(stderr, "ringsched: %s%zu runs in %.2f s%s%s\n", label.empty() ? "" : (label + ": ").c_str(),
+                 res.runs.size(), secs, o.out.empty() ? "" : ", wrote ", o.out.c_str());
+  }
   const int failed = failed_runs(res);
   if (failed > 0) {
     std::cerr << describe_failures(cfg, res);

@@ -23,6 +23,8 @@ struct RunOptions {
   std::string out;
   std::string strategies;
   bool optimality_gap = false;
+  bool quiet = false;  // no progress line, no "N runs in T s" line
+  bool stats = false;  // events, decisions, time and peak memory in the output and summary.json
 };
 
 void add_run_options(CLI::App* cmd, RunOptions& o);
@@ -37,9 +39,11 @@ void apply_run_options(nlohmann::json& doc, const RunOptions& o);
 // How a block is printed: `table3` prints the Table 3 view under a heading, `simulate` every metric.
 enum class View { kTable3, kSummary };
 
-// Runs the config and prints its view, the belief report and the placement report on stdout; writes the output
-// files into o.out when given; reports timing and failures on stderr ("ringsched: <label>: N runs in T s").
-// Returns 1 when a run failed.
+// Runs the config and prints its view, the belief report, the placement report and (--stats) the stats on stdout;
+// streams jobs.csv and events.csv into o.out's staging folder as runs finish and writes the rest after (the folder
+// changes only when everything was written); draws the live progress line on stderr for runs that last (unless
+// --quiet) and reports timing and failures on stderr ("ringsched: <label>: N runs in T s"). Returns 1 when a run
+// failed.
 int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, const std::string& label);
 
 }  // namespace ringsched::cli

@@ -111,7 +111,7 @@ struct Runtime {
   std::unique_ptr<GoodputJob> gp;  // the goodput model's state (null for other classes)
 };
 
-class Engine final : public Probe, public ClusterView {
+class Engine final : public Probe, public ClusterView, public JobViews {
  public:
   Engine(const Workload& w, Strategy& s, const BeliefSource& b, const EngineConfig& c, const EngineChecker& chk)
       : wl_(w), strat_(s), cfg_(c), checker_(chk), measure_rng_(make_rng(c.seed, Stream::kMeasurement)) {
@@ -163,6 +163,11 @@ class Engine final : public Probe, public ClusterView {
                                          cl.defragment);
       ref_ring_ = topo->reference_ring();
     }
+    incremental_ = s.incremental() && !placer_ && !c.dense_snapshots;
+    if (incremental_) {
+      by_id_.resize(n);
+      view_stamp_.assign(n, ~std::uint64_t{0});
+    }
   }
 
   RunResult run() {
@@ -176,14 +181,16 @@ class Engine final : public Probe, public ClusterView {
         heap_.pop();
         ++result_.events_processed;
         decide |= handle(e);
+        if (cfg_.progress && (result_.events_processed & 0xFFFF) == 0) report_progress();
       }
-      if (decide && !active_.empty()) run_strategy();
+      if (decide && active_count_ > 0) run_strategy();
       if (checker_) check();
-      if (heap_.empty() && !active_.empty()) {
-        throw std::logic_error("strategy '" + strat_.name() + "' left " + std::to_string(active_.size()) +
+      if (heap_.empty() && active_count_ > 0) {
+        throw std::logic_error("strategy '" + strat_.name() + "' left " + std::to_string(active_count_) +
                                " job(s) waiting with nothing running and no wake-up");
       }
     }
+    if (cfg_.progress) report_progress();
     if (placer_) {
       const PlacementTotals& pt = placer_->totals();
       result_.placed = true;
@@ -193,6 +200,12 @@ class Engine final : public Probe, public ClusterView {
       result_.holding_job_seconds = pt.holding_job_seconds;
     }
     return std::move(result_);
+  }
+
+  void report_progress() {
+    cfg_.progress(result_.events_processed - reported_events_, finished_ - reported_finished_);
+    reported_events_ = result_.events_processed;
+    reported_finished_ = finished_;
   }
 
   [[nodiscard]] int nodes() const override { return cfg_.cluster.nodes; }
@@ -247,8 +260,7 @@ class Engine final : public Probe, public ClusterView {
     if (dt > 0.0) {
       if (r.state == JobState::kRunning) r.work_done = std::min(r.work, r.work_done + r.rate * dt);
       const double gs = static_cast<double>(r.gpus) * dt;
-      r.attained += gs;
-      result_.jobs[static_cast<std::size_t>(id)].gpu_seconds += gs;
+      r.attained += gs;  // also the job's gpu_seconds (the same sum), copied to its result when it finishes
       result_.allocated_gpu_seconds += gs;
     }
     r.last_t = now_;
@@ -312,8 +324,15 @@ class Engine final : public Probe, public ClusterView {
       case EvKind::kArrival:
         r.active = true;
         r.last_t = now_;
-        active_.push_back(e.job);
-        views_.push_back(make_view(e.job));
+        ++active_count_;
+        if (incremental_) {
+          observe(e.job);
+          arrived_.push_back(e.job);
+          if (checker_) active_.push_back(e.job);
+        } else {
+          active_.push_back(e.job);
+          views_.push_back(make_view(e.job));
+        }
         return !round_based();
       case EvKind::kWakeup:
         return e.version == wake_version_ && !round_based();
@@ -335,21 +354,27 @@ class Engine final : public Probe, public ClusterView {
         r.work_done = r.work;
         JobResult& res = result_.jobs[static_cast<std::size_t>(e.job)];
         res.finish = now_;
+        res.gpu_seconds = r.attained;
         result_.last_finish = std::max(result_.last_finish, now_);
         log(e.job, r.gpus, 0, AllocKind::kFinish);
         if (placer_) {
           placer_->clock(now_);
           placer_->release(e.job);
         }
+        in_use_ -= r.gpus;
         r.gpus = 0;
         r.done = true;
         r.active = false;
         ++finished_;
-        {
+        --active_count_;
+        holders_.erase(std::find(holders_.begin(), holders_.end(), e.job));
+        if (incremental_) {
+          finished_ids_.push_back(e.job);
+          if (checker_) active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(position(e.job)));
+        } else {
           const std::size_t pos = position(e.job);
           active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(pos));
           views_.erase(views_.begin() + static_cast<std::ptrdiff_t>(pos));
-          holders_.erase(std::find(holders_.begin(), holders_.end(), e.job));
         }
         strat_.on_finish(e.job);
         return !round_based();
@@ -358,16 +383,36 @@ class Engine final : public Probe, public ClusterView {
     return false;
   }
 
-  JobView make_view(int id) {
+  // The job's belief sees its progress (and goodput report) as of now.
+  void observe(int id) {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
+    Belief* belief = beliefs_[static_cast<std::size_t>(id)].get();
+    if (belief == nullptr || !belief->observes()) return;
+    belief->observe_progress(r.work_done);
+    if (r.gp && belief->wants_goodput_report()) belief->observe_goodput(r.gp->report());
+  }
+
+  JobView make_view(int id) {
+    observe(id);
+    return view_of(id);
+  }
+
+  // Incremental strategies' views, built on first access in a decision (holders were advanced and observed then).
+  [[nodiscard]] const JobView& view(int id) const override {
+    const auto i = static_cast<std::size_t>(id);
+    if (i >= by_id_.size() || !rt_[i].active) throw std::logic_error("strategy asked for the view of an inactive job");
+    if (view_stamp_[i] != result_.decisions) {
+      by_id_[i] = view_of(id);
+      view_stamp_[i] = result_.decisions;
+    }
+    return by_id_[i];
+  }
+
+  [[nodiscard]] JobView view_of(int id) const {
+    const Runtime& r = rt_[static_cast<std::size_t>(id)];
     JobView v;
     v.pub = &pub_[static_cast<std::size_t>(id)];
-    Belief* belief = beliefs_[static_cast<std::size_t>(id)].get();
-    if (belief != nullptr) {
-      belief->observe_progress(r.work_done);
-      if (r.gp && belief->wants_goodput_report()) belief->observe_goodput(r.gp->report());
-    }
-    v.belief = belief;
+    v.belief = beliefs_[static_cast<std::size_t>(id)].get();
     v.gpus = r.gpus;
     v.state = r.state;
     v.started = r.started;
@@ -387,7 +432,11 @@ class Engine final : public Probe, public ClusterView {
 
   void refresh_view(int id) {
     advance(id);
-    views_[position(id)] = make_view(id);
+    if (incremental_) {
+      observe(id);
+    } else {
+      views_[position(id)] = make_view(id);
+    }
   }
 
   // The snapshot is kept between decisions: only jobs holding GPUs (their progress moves with time) and jobs whose
@@ -403,12 +452,66 @@ class Engine final : public Probe, public ClusterView {
     s.now = now_;
     s.total_gpus = cfg_.total_gpus();
     s.gpus_per_node = cfg_.cluster.gpus_per_node;
-    s.jobs = views_;
     s.probe = this;
     s.cluster = placer_ ? this : nullptr;
     ++result_.decisions;
+    if (incremental_) {
+      s.views = this;
+      s.arrived = arrived_;
+      s.finished = finished_ids_;
+      s.active_jobs = static_cast<std::size_t>(active_count_);
+      s.gpus_in_use = in_use_;
+      const Decision d = strat_.decide_changes(s);
+      arrived_.clear();
+      finished_ids_.clear();
+      apply_changes(d);
+      return;
+    }
+    s.jobs = views_;
     const Decision d = strat_.decide(s);
     apply(d);
+  }
+
+  // An incremental decision: only the listed jobs change, in job-id order (as apply() changes them in snapshot
+  // order, which is id order), after the same checks.
+  void apply_changes(const Decision& d) {
+    auto who = [this] { return "strategy '" + strat_.name() + "'"; };
+    if (!d.gpus.empty() || !d.place_order.empty() || !d.node_gpus.empty()) {
+      throw std::logic_error(who() + " returned a dense decision from decide_changes");
+    }
+    std::vector<std::pair<int, int>> ch = d.changes;
+    std::sort(ch.begin(), ch.end());
+    long total = in_use_;
+    for (std::size_t k = 0; k < ch.size(); ++k) {
+      const auto [id, w] = ch[k];
+      if (id < 0 || static_cast<std::size_t>(id) >= rt_.size() || !rt_[static_cast<std::size_t>(id)].active) {
+        throw std::logic_error(who() + " changed job " + std::to_string(id) + ", which is not active");
+      }
+      if (k > 0 && ch[k - 1].first == id) {
+        throw std::logic_error(who() + " changed job " + std::to_string(id) + " twice in one decision");
+      }
+      const JobPublic& p = pub_[static_cast<std::size_t>(id)];
+      if (w < 0 || (w > 0 && (w < p.min_gpus || w > p.max_gpus))) {
+        throw std::logic_error(who() + " gave job " + p.name + " " + std::to_string(w) + " GPUs (limits " +
+                               std::to_string(p.min_gpus) + ".." + std::to_string(p.max_gpus) + ")");
+      }
+      total += w - rt_[static_cast<std::size_t>(id)].gpus;
+    }
+    if (total > cfg_.total_gpus()) {
+      throw std::logic_error(who() + " allocated " + std::to_string(total) + " GPUs of " +
+                             std::to_string(cfg_.total_gpus()));
+    }
+    for (const auto& [id, w] : ch)
+      change(id, w);
+    schedule_wakeup(d, who());
+  }
+
+  void schedule_wakeup(const Decision& d, const std::string& who) {
+    ++wake_version_;
+    if (d.wakeup_at < kInf) {
+      if (!(d.wakeup_at > now_)) throw std::logic_error(who + " asked to be woken at a time not in the future");
+      push({d.wakeup_at, EvKind::kWakeup, -1, wake_version_, 0});
+    }
   }
 
   void apply(const Decision& d) {
@@ -442,11 +545,7 @@ class Engine final : public Probe, public ClusterView {
       for (std::size_t k = 0; k < d.gpus.size(); ++k)
         if (rt_[static_cast<std::size_t>(active_[k])].state == JobState::kRunning) migrate(active_[k]);
     }
-    ++wake_version_;
-    if (d.wakeup_at < kInf) {
-      if (!(d.wakeup_at > now_)) throw std::logic_error(who() + " asked to be woken at a time not in the future");
-      push({d.wakeup_at, EvKind::kWakeup, -1, wake_version_, 0});
-    }
+    schedule_wakeup(d, who());
   }
 
   // Explicit placements must match the counts, one entry per node, and fit every node.
@@ -536,6 +635,7 @@ class Engine final : public Probe, public ClusterView {
     const int from = r.gpus;
     if (from == to) return;
     advance(id);
+    in_use_ += to - from;
     dirty_.push_back(id);
     if (from == 0) holders_.push_back(id);
     if (to == 0) holders_.erase(std::find(holders_.begin(), holders_.end(), id));
@@ -604,16 +704,25 @@ class Engine final : public Probe, public ClusterView {
   std::vector<Runtime> rt_;
   std::vector<JobPublic> pub_;
   std::vector<std::unique_ptr<Belief>> beliefs_;
-  std::vector<int> active_;
-  std::vector<JobView> views_;  // parallel to active_
-  std::vector<int> holders_;    // active jobs with GPUs > 0
-  std::vector<int> dirty_;      // jobs changed since the last snapshot
+  std::vector<int> active_;                        // dense mode; in incremental mode only kept for the checker
+  int active_count_ = 0;                           // arrived, unfinished jobs
+  int in_use_ = 0;                                 // GPUs held by active jobs
+  bool incremental_ = false;                       // decide_changes with by_id_ instead of decide with views_
+  std::vector<JobView> views_;                     // dense mode: parallel to active_
+  mutable std::vector<JobView> by_id_;             // incremental mode: views by id, built on access
+  mutable std::vector<std::uint64_t> view_stamp_;  // the decision each by_id_ entry was built in
+  std::vector<int> arrived_;                       // incremental mode: arrivals since the last decision
+  std::vector<int> finished_ids_;                  // incremental mode: completions since the last decision
+  std::vector<int> holders_;                       // active jobs with GPUs > 0
+  std::vector<int> dirty_;                         // jobs changed since the last snapshot
   std::priority_queue<Event, std::vector<Event>, std::greater<>> heap_;
   RunResult result_;
   double now_ = 0.0;
   std::uint64_t seq_ = 0;
   std::uint32_t wake_version_ = 0;
   int finished_ = 0;
+  std::uint64_t reported_events_ = 0;  // progress already reported
+  int reported_finished_ = 0;
   std::unique_ptr<Placer> placer_;  // null unless a topology or placement policy is configured
   [[nodiscard]] bool round_based() const { return cfg_.scheduler.interval_s > 0.0; }
   RingComm ref_ring_;

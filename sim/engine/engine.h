@@ -35,7 +35,12 @@ struct EngineConfig {
   RestartCost restart;
   SchedulerConfig scheduler;
   bool record_events = true;  // keep the allocation-change log
-  std::uint64_t seed = 1;     // measurement-noise stream of the Probe
+  // Call Strategy::decide with the full job list even for incremental strategies (tests compare both paths).
+  bool dense_snapshots = false;
+  // Called every 65,536 events and when the run ends with the events handled and jobs finished since the last call
+  // (progress lines; sim/experiments/progress.h). Empty = not called.
+  std::function<void(std::uint64_t events, int finished)> progress;
+  std::uint64_t seed = 1;  // measurement-noise stream of the Probe
   [[nodiscard]] int total_gpus() const { return cluster.total_gpus(); }
 };
 

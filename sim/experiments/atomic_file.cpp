@@ -104,6 +104,7 @@ StagedOutput::StagedOutput(std::string dir) : dir_(std::move(dir)) {
 }
 
 StagedOutput::~StagedOutput() {
+  streams_.clear();  // close open files before removing them
   std::error_code ec;
   std::filesystem::remove_all(stage_, ec);
 }
@@ -120,7 +121,25 @@ void StagedOutput::write(const std::string& name, const std::string& content) {
   names_.push_back(name);
 }
 
+void StagedOutput::append(const std::string& name, const std::string& content) {
+  auto it = streams_.find(name);
+  if (it == streams_.end()) {
+    it = streams_.emplace(name, std::ofstream(stage_ + "/" + name, std::ios::binary | std::ios::trunc)).first;
+    if (!it->second) throw std::runtime_error(dir_ + "/" + name + ": cannot write: " + std::strerror(errno));
+    names_.push_back(name);
+  }
+  it->second.write(content.data(), static_cast<std::streamsize>(content.size()));
+  if (!it->second)
+    throw std::runtime_error(dir_ + "/" + name + ": write failed (disk full?); " + dir_ + " is unchanged");
+}
+
 void StagedOutput::commit() {
+  for (auto& [name, out] : streams_) {
+    out.flush();
+    out.close();
+    if (!out) throw std::runtime_error(dir_ + "/" + name + ": write failed (disk full?); " + dir_ + " is unchanged");
+  }
+  streams_.clear();
   for (const auto& name : names_) {
     std::error_code ec;
     std::filesystem::rename(stage_ + "/" + name, dir_ + "/" + name, ec);

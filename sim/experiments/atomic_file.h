@@ -2,6 +2,8 @@
 // place, so a reader never sees a half-written file.
 #pragma once
 
+#include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,9 @@ class StagedOutput {
 
   // Writes one file (a name inside `dir`) to the staging folder.
   void write(const std::string& name, const std::string& content);
+  // Appends to one file in the staging folder, created on the first call (streamed outputs: jobs.csv and events.csv
+  // grow run by run). Write errors are reported here or by commit().
+  void append(const std::string& name, const std::string& content);
   // Moves every staged file into `dir` (a rename each, same file system) and removes the staging folder.
   void commit();
 
@@ -39,6 +44,7 @@ class StagedOutput {
   std::string dir_;
   std::string stage_;
   std::vector<std::string> names_;
+  std::map<std::string, std::ofstream> streams_;  // files being appended to
 };
 
 }  // namespace ringsched

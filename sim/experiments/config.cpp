@@ -126,11 +126,28 @@ Trace read_trace_file(const JsonReader& tr, const std::string& path, const std::
   return read_generic_trace(path, g);
 }
 
+// workload.trace.repeat {copies, every}: the trace tiled (repeat_trace); `every` in the trace's time_unit. Generic
+// traces hold seconds already (unit_s converts), Pollux traces their file's numbers (time_scale converts later).
+Trace parse_repeat(const JsonReader& rep, const Trace& trace, double unit_s) {
+  rep.expect_object({"copies", "every"});
+  const auto copies = rep.at("copies").as_integer_in(1, 10'000'000);
+  const double every = rep.at("every").as_non_negative();
+  if (!(static_cast<double>(copies - 1) * every * unit_s <= 1e12)) {
+    rep.at("every").fail("the last copy would start beyond the simulated horizon of 1e12 s");
+  }
+  const double rows = static_cast<double>(trace.jobs.size());
+  if (rows * static_cast<double>(copies) > 10'000'000.0) {
+    rep.at("copies").fail(std::to_string(copies) + " copies of " + std::to_string(trace.jobs.size()) +
+                          " rows exceed 10,000,000 jobs");
+  }
+  return repeat_trace(trace, static_cast<int>(copies), every * unit_s);
+}
+
 // workload.trace: reads the trace once (rows are shared by every replicate; only per-job noise depends on the seed)
 // and checks every row against the catalog now, so bad rows fail validation with file:line.
 void parse_trace(const JsonReader& tr, const std::string& base_dir, ExperimentConfig& c) {
-  tr.expect_object(
-      {"file", "format", "time_unit", "time_scale", "columns", "submit_format", "class", "max_gpus", "oversize"});
+  tr.expect_object({"file", "format", "time_unit", "time_scale", "columns", "submit_format", "class", "max_gpus",
+                    "oversize", "repeat"});
   const auto file = tr.at("file");
   const std::string path = resolve_path(file.as_string(), base_dir);
   c.workload.trace_file = file.as_string();
@@ -161,6 +178,7 @@ void parse_trace(const JsonReader& tr, const std::string& base_dir, ExperimentCo
     throw InputError(file.where() + ": " + msg);
   }
   if (format == "pollux") spec.time_scale *= unit_s;  // Pollux files give seconds; time_unit reinterprets them
+  if (auto rep = tr.maybe("repeat")) trace = parse_repeat(*rep, trace, format == "pollux" ? 1.0 : unit_s);
   c.workload.jobs = static_cast<int>(trace.jobs.size());
   c.workload.trace = std::make_shared<const Trace>(std::move(trace));
 }
@@ -280,6 +298,13 @@ StrategySpec parse_strategy(const JsonReader& r) {
   if (std::find(names.begin(), names.end(), s.beliefs) == names.end()) {
     (r.is_string() ? r : r.at("beliefs"))
         .fail("unknown belief source '" + s.beliefs + "' (valid: " + join_names(names) + ")");
+  }
+  if (s.beliefs == "none" && info.default_beliefs != "none") {
+    (r.is_string() ? r : r.at("beliefs"))
+        .fail("strategy '" + s.name +
+              "' plans with beliefs about jobs' speed and work; \"none\" gives it none "
+              "(use its default, " +
+              info.default_beliefs + ", or another source)");
   }
   if (s.label.empty()) s.label = s.beliefs == info.default_beliefs ? s.name : s.name + "[" + s.beliefs + "]";
   // Validate params now (unknown keys, types) by building one instance.

@@ -3,8 +3,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace ringsched {
 
@@ -83,6 +86,93 @@ void ProgressBar::draw() {
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   // \r returns to the line start; \033[K clears what a longer previous line left behind.
   std::fprintf(stderr, "\r%s\033[K", format_progress_line(done_, total_, done_at_start_, elapsed, 30).c_str());
+  std::fflush(stderr);
+}
+
+namespace {
+
+// 1234 -> "1234", 12345 -> "12.3k", 1.5e6 -> "1.5M".
+std::string short_count(double v) {
+  char buf[32];
+  if (v >= 1e9) {
+    std::snprintf(buf, sizeof buf, "%.3gG", v / 1e9);
+  } else if (v >= 1e6) {
+    std::snprintf(buf, sizeof buf, "%.3gM", v / 1e6);
+  } else if (v >= 1e4) {
+    std::snprintf(buf, sizeof buf, "%.3gk", v / 1e3);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  }
+  return buf;
+}
+
+}  // namespace
+
+std::string format_live_line(std::size_t runs_done, std::size_t runs, std::uint64_t jobs_done, std::uint64_t jobs,
+                             std::uint64_t events, double elapsed_s) {
+  std::string line = "ringsched: " + std::to_string(runs_done) + "/" + std::to_string(runs) + " runs  " +
+                     short_count(static_cast<double>(jobs_done)) + "/" + short_count(static_cast<double>(jobs)) +
+                     " jobs  ";
+  const double rate = elapsed_s > 0.0 ? static_cast<double>(events) / elapsed_s : 0.0;
+  line += (rate > 0.0 ? short_count(rate) : std::string("-")) + " events/s  ETA ";
+  const double frac = jobs == 0 ? 0.0 : static_cast<double>(std::min(jobs_done, jobs)) / static_cast<double>(jobs);
+  line += frac > 0.0 ? format_duration(elapsed_s * (1.0 - frac) / frac) : std::string("?");
+  return line;
+}
+
+LiveProgress::LiveProgress(std::size_t runs, std::uint64_t jobs, bool enabled, double delay_s)
+    : runs_(runs),
+      jobs_(jobs),
+      enabled_(enabled),
+      delay_s_(delay_s),
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_) {}
+
+LiveProgress::~LiveProgress() {
+  finish();
+}
+
+bool LiveProgress::wanted(bool quiet) {
+  if (quiet) return false;
+  const char* force = std::getenv("RINGSCHED_PROGRESS");
+  if (force != nullptr && std::strcmp(force, "always") == 0) return true;
+  return ProgressBar::stderr_is_terminal();
+}
+
+void LiveProgress::add(std::uint64_t events, int jobs_finished) {
+  if (!enabled_) return;
+  const std::lock_guard<std::mutex> lock(mu_);
+  events_ += events;
+  jobs_done_ += static_cast<std::uint64_t>(std::max(0, jobs_finished));
+  maybe_draw(false);
+}
+
+void LiveProgress::run_done() {
+  if (!enabled_) return;
+  const std::lock_guard<std::mutex> lock(mu_);
+  ++runs_done_;
+  maybe_draw(runs_done_ == runs_);
+}
+
+void LiveProgress::finish() {
+  if (!enabled_) return;
+  const std::lock_guard<std::mutex> lock(mu_);
+  if (finished_) return;
+  finished_ = true;
+  if (!drawn_) return;  // short runs: nothing was drawn, nothing to end
+  std::fputc('\n', stderr);
+  std::fflush(stderr);
+}
+
+void LiveProgress::maybe_draw(bool force) {
+  if (finished_) return;
+  const auto now = std::chrono::steady_clock::now();
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  if (elapsed < delay_s_) return;
+  if (!force && drawn_ && now - last_draw_ < std::chrono::milliseconds(200)) return;
+  last_draw_ = now;
+  drawn_ = true;
+  std::fprintf(stderr, "\r%s\033[K", format_live_line(runs_done_, runs_, jobs_done_, jobs_, events_, elapsed).c_str());
   std::fflush(stderr);
 }
 

@@ -225,6 +225,37 @@ std::string render_summary(const ExperimentConfig& c, const ExperimentResult& r,
   return out.str();
 }
 
+nlohmann::json stats_json(const RunStats& st) {
+  return {{"runs", st.runs},
+          {"events", st.events},
+          {"decisions", st.decisions},
+          {"wall_s", st.wall_s},
+          {"cpu_s", st.cpu_s},
+          {"events_per_cpu_s", st.cpu_s > 0.0 ? static_cast<double>(st.events) / st.cpu_s : 0.0},
+          {"peak_rss_mb", st.peak_rss_mb}};
+}
+
+std::string render_stats(const RunStats& st, Format f) {
+  const double rate = st.cpu_s > 0.0 ? static_cast<double>(st.events) / st.cpu_s : 0.0;
+  char buf[512];
+  if (f == Format::kJson) return "";
+  if (f == Format::kCsv) {
+    std::snprintf(
+        buf, sizeof buf,
+        "\nstat,value\nruns,%zu\nevents,%llu\ndecisions,%llu\nwall_s,%.3f\ncpu_s,%.3f\nevents_per_cpu_s,%.0f\n"
+        "peak_rss_mb,%.1f\n",
+        st.runs, static_cast<unsigned long long>(st.events), static_cast<unsigned long long>(st.decisions), st.wall_s,
+        st.cpu_s, rate, st.peak_rss_mb);
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf,
+                "\nStats: %zu runs, %llu events, %llu decisions in %.2f s wall, %.2f s CPU (%.3g events per CPU "
+                "second); peak memory %.0f MiB.\n",
+                st.runs, static_cast<unsigned long long>(st.events), static_cast<unsigned long long>(st.decisions),
+                st.wall_s, st.cpu_s, rate, st.peak_rss_mb);
+  return buf;
+}
+
 nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r) {
   nlohmann::json j;
   j["ringsched_version"] = RINGSCHED_VERSION;
@@ -267,6 +298,10 @@ nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r
     jr["level"] = c.levels[static_cast<std::size_t>(run.level)].name;
     jr["strategy"] = c.strategies[static_cast<std::size_t>(run.strategy)].label;
     jr["seed"] = run.seed;
+    if (r.stats) {
+      jr["events"] = run.events_processed;
+      jr["decisions"] = run.decisions;
+    }
     if (!run.error.empty()) {
       jr["error"] = run.error;
     } else {
@@ -278,6 +313,7 @@ nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r
     runs.push_back(jr);
   }
   j["runs"] = runs;
+  if (r.stats) j["stats"] = stats_json(*r.stats);
   if (c.output.prediction_errors) {
     nlohmann::json errs = nlohmann::json::array();
     for (const auto& e : r.prediction_errors) {
@@ -371,40 +407,68 @@ std::string block_heading(const ExperimentConfig& c) {
   return out.str();
 }
 
-std::string jobs_csv(const ExperimentConfig& c, const ExperimentResult& r) {
+const char* const kJobsCsvHeader =
+    "level,strategy,seed,job_id,name,class,arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,"
+    "gpu_seconds,max_gpus,work_samples\n";
+const char* const kEventsCsvHeader = "level,strategy,seed,time_s,job_id,from_gpus,to_gpus,kind\n";
+
+std::string job_rows(const ExperimentConfig& c, const CellRun& run) {
   std::ostringstream out;
-  out << "level,strategy,seed,job_id,name,class,arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,"
-         "gpu_seconds,max_gpus,work_samples\n";
-  for (const auto& run : r.runs) {
-    for (const auto& j : run.jobs) {
-      out << csv_field(c.levels[static_cast<std::size_t>(run.level)].name) << ','
-          << csv_field(c.strategies[static_cast<std::size_t>(run.strategy)].label) << ',' << run.seed << ',' << j.id
-          << ',' << csv_field(j.name) << ',' << csv_field(j.class_name) << ',' << num(j.arrival) << ','
-          << num(j.first_start) << ',' << num(j.finish) << ',' << num(j.finish - j.arrival) << ','
-          << num(j.first_start - j.arrival) << ',' << j.restarts << ',' << num(j.gpu_seconds) << ',' << j.max_gpus
-          << ',' << num(j.work) << '\n';
-    }
+  const std::string prefix = csv_field(c.levels[static_cast<std::size_t>(run.level)].name) + ',' +
+                             csv_field(c.strategies[static_cast<std::size_t>(run.strategy)].label) + ',' +
+                             std::to_string(run.seed) + ',';
+  for (const auto& j : run.jobs) {
+    out << prefix << j.id << ',' << csv_field(j.name) << ',' << csv_field(j.class_name) << ',' << num(j.arrival) << ','
+        << num(j.first_start) << ',' << num(j.finish) << ',' << num(j.finish - j.arrival) << ','
+        << num(j.first_start - j.arrival) << ',' << j.restarts << ',' << num(j.gpu_seconds) << ',' << j.max_gpus << ','
+        << num(j.work) << '\n';
   }
   return out.str();
+}
+
+std::string event_rows(const ExperimentConfig& c, const CellRun& run) {
+  std::ostringstream out;
+  const std::string prefix = csv_field(c.levels[static_cast<std::size_t>(run.level)].name) + ',' +
+                             csv_field(c.strategies[static_cast<std::size_t>(run.strategy)].label) + ',' +
+                             std::to_string(run.seed) + ',';
+  for (const auto& e : run.events) {
+    out << prefix << num(e.time) << ',' << e.job << ',' << e.from << ',' << e.to << ',' << to_string(e.kind) << '\n';
+  }
+  return out.str();
+}
+
+std::string jobs_csv(const ExperimentConfig& c, const ExperimentResult& r) {
+  std::string out = kJobsCsvHeader;
+  for (const auto& run : r.runs)
+    out += job_rows(c, run);
+  return out;
 }
 
 std::string events_csv(const ExperimentConfig& c, const ExperimentResult& r) {
-  std::ostringstream out;
-  out << "level,strategy,seed,time_s,job_id,from_gpus,to_gpus,kind\n";
-  for (const auto& run : r.runs) {
-    for (const auto& e : run.events) {
-      out << csv_field(c.levels[static_cast<std::size_t>(run.level)].name) << ','
-          << csv_field(c.strategies[static_cast<std::size_t>(run.strategy)].label) << ',' << run.seed << ','
-          << num(e.time) << ',' << e.job << ',' << e.from << ',' << e.to << ',' << to_string(e.kind) << '\n';
-    }
-  }
-  return out.str();
+  std::string out = kEventsCsvHeader;
+  for (const auto& run : r.runs)
+    out += event_rows(c, run);
+  return out;
 }
 
-void write_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r) {
+void RunRowStream::begin(StagedOutput& out) {
+  out_ = &out;
+  out.append("jobs.csv", kJobsCsvHeader);
+  out.append("events.csv", kEventsCsvHeader);
+}
+
+void RunRowStream::add(const ExperimentConfig& c, const CellRun& run) {
+  if (out_ == nullptr) return;
+  out_->append("jobs.csv", job_rows(c, run));
+  out_->append("events.csv", event_rows(c, run));
+}
+
+void write_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r, bool rows_streamed) {
   out.write("summary.json", summary_json(c, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  out.write("jobs.csv", jobs_csv(c, r));
-  out.write("events.csv", events_csv(c, r));
+  if (!rows_streamed) {
+    out.write("jobs.csv", jobs_csv(c, r));
+    out.write("events.csv", events_csv(c, r));
+  }
   out.write("table.md", render_table3(c, r, Format::kMarkdown) + render_belief_report(c, r, Format::kMarkdown));
   out.write("table.csv", render_table3(c, r, Format::kCsv));
   if (c.output.prediction_errors) out.write("prediction_errors.csv", prediction_errors_csv(r));

@@ -39,13 +39,28 @@ std::string prediction_errors_csv(const ExperimentResult& r);
 // The Markdown heading of a table3 block ("## In-sample: ..." / "## Held-out: ..."), from the config.
 std::string block_heading(const ExperimentConfig& c);
 std::string render_summary(const ExperimentConfig& c, const ExperimentResult& r, Format f);
+// With r.stats (--stats) it also holds "stats" (stats_json) and each run's events and decisions; those figures (time,
+// memory) differ from run to run, so summary.json is byte-identical across runs only without --stats.
 nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r);
+nlohmann::json stats_json(const RunStats& st);
+// The --stats block after the tables: a sentence (md) or `stat,value` rows (csv); empty for json (in summary_json).
+std::string render_stats(const RunStats& st, Format f);
 std::string jobs_csv(const ExperimentConfig& c, const ExperimentResult& r);
 std::string events_csv(const ExperimentConfig& c, const ExperimentResult& r);
 
-// Writes summary.json, jobs.csv, events.csv, table.md (with the belief report), table.csv and, with prediction
-// errors, prediction_errors.csv into dir (created if needed).
-void write_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r);
+// jobs.csv and events.csv written run by run as runs finish (RunHooks::on_run), so no run's jobs are kept.
+class RunRowStream {
+ public:
+  void begin(StagedOutput& out);  // the headers
+  void add(const ExperimentConfig& c, const CellRun& run);
+
+ private:
+  StagedOutput* out_ = nullptr;
+};
+
+// Writes summary.json, jobs.csv, events.csv (unless rows_streamed: a RunRowStream wrote them), table.md (with the
+// belief report), table.csv and, with prediction errors, prediction_errors.csv into dir (created if needed).
+void write_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r, bool rows_streamed = false);
 
 // Number of failed runs; their errors are listed by describe_failures.
 int failed_runs(const ExperimentResult& r);

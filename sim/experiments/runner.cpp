@@ -1,6 +1,11 @@
 // sim/experiments/runner.cpp — belief construction per replicate and the parallel, order-preserving runner.
 #include "sim/experiments/runner.h"
 
+#include <sys/resource.h>
+
+#include <exception>
+#include <mutex>
+
 #include "models/table_speed.h"
 #include "sim/engine/observers.h"
 #include "sim/engine/optimality_gap.h"
@@ -30,6 +35,23 @@ std::uint64_t ExperimentResult::table_clamped() const {
   for (const auto& r : runs)
     n += r.table_clamped;
   return n;
+}
+
+RunStats collect_run_stats(const std::vector<CellRun>& runs, double wall_s) {
+  RunStats st;
+  st.runs = runs.size();
+  for (const auto& r : runs) {
+    st.events += r.events_processed;
+    st.decisions += r.decisions;
+  }
+  st.wall_s = wall_s;
+  rusage ru{};
+  if (getrusage(RUSAGE_SELF, &ru) == 0) {
+    auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+    st.cpu_s = secs(ru.ru_utime) + secs(ru.ru_stime);
+    st.peak_rss_mb = static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux: KiB
+  }
+  return st;
 }
 
 Workload make_workload(const ExperimentConfig& config, int level, std::uint64_t seed) {
@@ -73,7 +95,8 @@ std::shared_ptr<const BeliefSource> make_beliefs(const ExperimentConfig& config,
   return make_belief_source(name, config.origin + ": beliefs");
 }
 
-CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int seed_index, bool keep_events) {
+CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int seed_index, bool keep_events,
+                 LiveProgress* progress) {
   CellRun cell;
   cell.level = level;
   cell.strategy = strategy;
@@ -92,42 +115,71 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
   models::reset_thread_table_stats();
   auto wl = std::make_shared<const Workload>(make_workload(config, level, cell.seed));
   auto beliefs = make_beliefs(config, spec.beliefs, wl, cell.seed);
-  RunResult rr = simulate(*wl, *strat, *beliefs, engine_config(config, cell.seed, keep_events));
+  EngineConfig ec = engine_config(config, cell.seed, keep_events);
+  if (progress != nullptr) ec.progress = [progress](std::uint64_t events, int jobs) { progress->add(events, jobs); };
+  RunResult rr = simulate(*wl, *strat, *beliefs, ec);
   const models::TableStats ts = models::thread_table_stats();
   cell.table_lookups = ts.lookups;
   cell.table_clamped = ts.clamped;
   cell.metrics = compute_metrics(rr, config.total_gpus());
   if (gap != nullptr) set_gap_metrics(cell.metrics, gap->gaps());
   cell.events_processed = rr.events_processed;
+  cell.decisions = rr.decisions;
   cell.jobs = std::move(rr.jobs);
   cell.events = std::move(rr.events);
   return cell;
 }
 
-ExperimentResult run_experiment(const ExperimentConfig& config, int threads) {
+ExperimentResult run_experiment(const ExperimentConfig& config, int threads, const RunHooks& hooks) {
   const auto n_levels = config.levels.size();
   const auto n_strats = config.strategies.size();
   const auto seeds = static_cast<std::size_t>(config.seeds);
   ExperimentResult result;
   result.runs.resize(n_levels * n_strats * seeds);
+  // Streaming: finished runs are handed to on_run in index order; `emitted` runs before it are done and dropped.
+  std::mutex mu;
+  std::vector<char> done(result.runs.size(), 0);
+  std::size_t emitted = 0;
+  std::exception_ptr sink_error;
   parallel_for_index(result.runs.size(), threads, [&](std::size_t i) {
     const int seed_index = static_cast<int>(i % seeds);
     const int strategy = static_cast<int>((i / seeds) % n_strats);
     const int level = static_cast<int>(i / (seeds * n_strats));
     const EventsMode ev = config.output.events;
     const bool keep = ev == EventsMode::kAll || (ev == EventsMode::kFirstSeed && seed_index == 0);
+    {
+      const std::lock_guard<std::mutex> lock(mu);
+      if (sink_error) return;  // a failed output stops the rest
+    }
+    CellRun run;
     try {
-      result.runs[i] = run_cell(config, level, strategy, seed_index, keep);
+      run = run_cell(config, level, strategy, seed_index, keep, hooks.progress);
     } catch (const std::exception& e) {
-      CellRun failed;
-      failed.level = level;
-      failed.strategy = strategy;
-      failed.seed_index = seed_index;
-      failed.seed = config.base_seed + static_cast<std::uint64_t>(seed_index);
-      failed.error = e.what();
-      result.runs[i] = std::move(failed);
+      run = CellRun{};
+      run.level = level;
+      run.strategy = strategy;
+      run.seed_index = seed_index;
+      run.seed = config.base_seed + static_cast<std::uint64_t>(seed_index);
+      run.error = e.what();
+    }
+    if (hooks.progress != nullptr) hooks.progress->run_done();
+    const std::lock_guard<std::mutex> lock(mu);
+    result.runs[i] = std::move(run);
+    done[i] = 1;
+    if (!hooks.on_run) return;
+    while (emitted < done.size() && done[emitted] != 0 && !sink_error) {
+      CellRun& r = result.runs[emitted];
+      try {
+        hooks.on_run(r);
+      } catch (...) {
+        sink_error = std::current_exception();
+      }
+      r.jobs = {};
+      r.events = {};
+      ++emitted;
     }
   });
+  if (sink_error) std::rethrow_exception(sink_error);
   if (config.output.prediction_errors) result.prediction_errors = prediction_errors(config);
   return result;
 }

@@ -150,3 +150,73 @@ TEST_CASE("strategies::optimal_allocation: more jobs than GPUs serves the first 
   const Snapshot& s = sc.make(3);
   CHECK(optimal_allocation(s, all_jobs(s), 3) == std::vector<int>{1, 1, 1, 0, 0});
 }
+
+TEST_CASE("strategies::optimal_allocation: pruning keeps the exact optimum of the unpruned DP", "[optimal]") {
+  boost::random::mt19937 rng(11);
+  boost::random::uniform_int_distribution<int> njobs(1, 7), maxg(1, 20), budget(1, 40);
+  boost::random::uniform_real_distribution<double> u(0.0, 1.0);
+  int pruned_dp = 0;
+  int shortcut = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    FnScene sc;
+    const int n = njobs(rng);
+    for (int j = 0; j < n; ++j) {
+      // Speed that peaks and then falls (communication-bound), with an odd-count penalty: best counts inside the range.
+      const double serial = 0.02 + 0.3 * u(rng);
+      const double comm = 0.002 + 0.05 * u(rng);
+      const double odd = 0.2 * u(rng);
+      sc.add(
+          [=](int w) {
+            const double sp = 1.0 / (serial + (1.0 - serial) / w + comm * w);
+            return w > 1 && w % 2 == 1 ? sp * (1.0 - odd) : sp;
+          },
+          100.0 + 1000.0 * u(rng), 1, maxg(rng));
+    }
+    const Snapshot& s = sc.make(budget(rng));
+    const auto c = all_jobs(s);
+    // The unpruned DP over every count each served job may take.
+    std::vector<OptimalJob> full;
+    std::vector<std::size_t> where;
+    const auto served = served_jobs(s, c, s.total_gpus);
+    int best_sum = 0;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      if (!served[i]) continue;
+      OptimalJob o;
+      o.min_gpus = 1;
+      const int hi = std::min(s.jobs[i].pub->max_gpus, s.total_gpus);
+      std::size_t arg = 0;
+      for (int w = 1; w <= hi; ++w) {
+        o.cost.push_back(believed_time(s.jobs[i], w, s.gpus_per_node));
+        if (o.cost.back() < o.cost[arg]) arg = o.cost.size() - 1;
+      }
+      best_sum += 1 + static_cast<int>(arg);
+      full.push_back(o);
+      where.push_back(i);
+    }
+    (best_sum <= s.total_gpus ? shortcut : pruned_dp) += 1;
+    const auto w_full = optimal_counts(full, s.total_gpus);
+    std::vector<int> unpruned(c.size(), 0);
+    for (std::size_t k = 0; k < w_full.size(); ++k)
+      unpruned[where[k]] = w_full[k];
+    const auto opt = optimal_allocation(s, c, s.total_gpus);
+    REQUIRE(allocation_objective(s, c, opt) == Approx(allocation_objective(s, c, unpruned)).epsilon(1e-12));
+  }
+  CHECK(pruned_dp > 20);  // both paths were exercised
+  CHECK(shortcut > 20);
+}
+
+TEST_CASE("strategies::optimal_allocation: a decision over max_dp_cells stops with its size", "[optimal]") {
+  FnScene sc;
+  for (int j = 0; j < 10; ++j)
+    sc.add([](int w) { return static_cast<double>(w); }, 1000.0, 1, 64);  // linear: best count is 64 for each
+  const Snapshot& s = sc.make(100);
+  const auto c = all_jobs(s);
+  CHECK_THROWS_WITH(optimal_allocation(s, c, s.total_gpus, 1000.0), Catch::Contains("needs a dynamic program of") &&
+                                                                        Catch::Contains("10 jobs sharing 100 GPUs") &&
+                                                                        Catch::Contains("max_dp_cells"));
+  const auto w = optimal_allocation(s, c, s.total_gpus, 1e9);  // within budget: solved
+  int used = 0;
+  for (int g : w)
+    used += g;
+  CHECK(used == 100);
+}

@@ -134,6 +134,13 @@ std::vector<BadCase> bad_cases() {
       },
       ": strategies[0].beliefs: unknown belief source 'psychic' (valid: " + join_names(belief_source_names()) + ")");
   with(
+      "planner-without-beliefs",
+      [](auto& j) {
+        j["strategies"] = {{{"name", "eight"}}, {{"name", "precompute"}, {"beliefs", "none"}}};
+      },
+      ": strategies[1].beliefs: strategy 'precompute' plans with beliefs about jobs' speed and work; \"none\" gives it "
+      "none");
+  with(
       "unknown-param",
       [](auto& j) {
         j["strategies"] = {{{"name", "eight"}, {"params", {{"gpu", 4}}}}};
