@@ -16,6 +16,7 @@ class ArrivalQueue {
   // A job leaves (finished); unknown ids are ignored.
   void remove(int id);
   [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] bool contains(int id) const { return alive(id); }
   // Every job in arrival order.
   [[nodiscard]] std::vector<int> ids() const;
   // The first job that arrived after job `id` (any id, present or not), or -1.

@@ -2,6 +2,9 @@
 #include "strategies/incremental_greedy.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
 
 #include "strategies/allocation.h"
 
@@ -47,6 +50,10 @@ Decision IncrementalGreedy::decide(const Snapshot& s) {
     if (e.fragile) --fragile_;
     sum_ends_ -= e.gpus;
     if (e.need > 1) --needing_more_;
+    sum_needs_ -= e.need;
+    Kept& k = kept_[static_cast<std::size_t>(id)];
+    if (k.listed) bounds_.erase({k.bound, id});
+    k = Kept{};
     chains_[static_cast<std::size_t>(id)] = SpeedChain{};
     holders_.erase(id);
   }
@@ -63,7 +70,15 @@ Decision IncrementalGreedy::decide(const Snapshot& s) {
     ends_[static_cast<std::size_t>(id)] = e;
     if (e.fragile) ++fragile_;
     if (e.need > 1) ++needing_more_;
+    sum_needs_ += e.need;
     sum_ends_ += e.gpus;
+    if (kept_.size() <= static_cast<std::size_t>(id)) kept_.resize(static_cast<std::size_t>(id) + 1);
+    if (!e.fragile && e.gpus > e.need) {  // it can grow: listed, with no bound yet (computed when first needed)
+      Kept& k = kept_[static_cast<std::size_t>(id)];
+      k.bound = std::numeric_limits<double>::infinity();
+      k.listed = true;
+      bounds_.insert({k.bound, id});
+    }
   }
   Decision d;
   if (fragile_ == 0 && sum_ends_ <= s.total_gpus) {
@@ -77,14 +92,21 @@ Decision IncrementalGreedy::decide(const Snapshot& s) {
     }
     at_ends_ = true;
     in_prefix_ = false;
+    lazy_last_ = false;
     return d;
   }
   at_ends_ = false;
   if (needing_more_ == 0 && queue_.size() >= static_cast<std::size_t>(s.total_gpus)) {
+    lazy_last_ = false;
     saturated(d, s);
     return d;
   }
   in_prefix_ = false;
+  if (fragile_ == 0 && sum_needs_ < s.total_gpus) {
+    lazy(d, s);
+    return d;
+  }
+  lazy_last_ = false;
   const std::vector<int> served = queue_.first_fit(s.total_gpus);
   std::vector<const JobView*> jobs(served.size());
   std::vector<const SpeedChain*> chains(served.size());
@@ -138,6 +160,98 @@ void IncrementalGreedy::saturated(Decision& d, const Snapshot& s) {
     prefix_last_ = next;
     ++prefix_count_;
   }
+}
+
+// Every active job is served at its minimum with GPUs left over, beliefs fixed: the greedy with kept first gains.
+void IncrementalGreedy::lazy(Decision& d, const Snapshot& s) {
+  struct Gain {
+    double gain;
+    int id;
+    bool operator<(const Gain& o) const {
+      if (gain != o.gain) return gain < o.gain;
+      return id > o.id;  // the earlier job wins ties, as in allocation.cpp
+    }
+  };
+  auto time_at = [&](const JobView& v, int w) {
+    const SpeedChain& c = chains_[static_cast<std::size_t>(v.pub->id)];
+    for (const auto& [cw, f] : c.speeds) {
+      if (cw != w) continue;
+      if (!(f > 0.0)) return std::numeric_limits<double>::infinity();
+      return believed_remaining(v) / f;
+    }
+    return believed_time(v, w, s.gpus_per_node);
+  };
+  auto gain_at = [&](const JobView& v, int cur, double& t_cur) {
+    const int nxt = next_count(cur, v.pub->max_gpus);
+    t_cur = time_at(v, cur);
+    return (t_cur - time_at(v, nxt)) / static_cast<double>(nxt - cur);
+  };
+  int budget = s.total_gpus - static_cast<int>(sum_needs_);
+  std::priority_queue<Gain> exact;
+  std::vector<int> evaluated;  // taken out of bounds_ this decision (put back at the end)
+  std::vector<int> grown;      // jobs grown this decision; their counts in count_ (0 = at the minimum)
+  if (count_.size() < kept_.size()) count_.resize(kept_.size(), 0);
+  while (budget > 0) {
+    // Take the exact gain on top only when it beats every bound: any job whose bound reaches it is computed first.
+    while (!bounds_.empty() && (exact.empty() || bounds_.begin()->first >= exact.top().gain)) {
+      const int id = bounds_.begin()->second;
+      bounds_.erase(bounds_.begin());
+      Kept& k = kept_[static_cast<std::size_t>(id)];
+      k.listed = false;
+      const JobView& v = s.views->view(id);
+      if (k.work_done != v.work_done) {
+        double t_cur = 0.0;
+        k.gain = gain_at(v, ends_[static_cast<std::size_t>(id)].need, t_cur);
+        k.work_done = v.work_done;
+        // Remaining work only falls, so later gains are at most this one plus the rounding of the two times
+        // (relative 2^-53 each, on numbers at most t_cur).
+        k.bound = k.gain + 1e-15 * std::abs(t_cur) + 1e-300;
+      }
+      evaluated.push_back(id);
+      if (k.gain > 0.0) exact.push({k.gain, id});
+    }
+    if (exact.empty()) break;
+    const Gain top = exact.top();
+    exact.pop();
+    const JobView& v = s.views->view(top.id);
+    int& w = count_[static_cast<std::size_t>(top.id)];
+    const int cur = w > 0 ? w : ends_[static_cast<std::size_t>(top.id)].need;
+    const int nxt = next_count(cur, v.pub->max_gpus);
+    if (nxt - cur > budget) continue;  // the budget only shrinks: this job cannot grow any more
+    if (w == 0) grown.push_back(top.id);
+    w = nxt;
+    budget -= nxt - cur;
+    if (next_count(nxt, v.pub->max_gpus) > nxt) {
+      double t_cur = 0.0;
+      const double g = gain_at(v, nxt, t_cur);
+      if (g > 0.0) exact.push({g, top.id});
+    }
+  }
+  for (int id : evaluated) {
+    Kept& k = kept_[static_cast<std::size_t>(id)];
+    k.listed = true;
+    bounds_.insert({k.bound, id});
+  }
+  // Changes: every job at its minimum except those grown now (jobs grown last time return to their minimum).
+  auto count_now = [&](int id) {
+    const int w = count_[static_cast<std::size_t>(id)];
+    return w > 0 ? w : ends_[static_cast<std::size_t>(id)].need;
+  };
+  if (!lazy_last_) {
+    for (int id : queue_.ids())
+      set(d, id, count_now(id));
+  } else {
+    for (int id : s.arrived)
+      set(d, id, count_now(id));
+    for (int id : grown_)
+      if (queue_.contains(id)) set(d, id, count_now(id));
+    for (int id : grown)
+      set(d, id, count_now(id));
+  }
+  for (int id : grown)
+    count_[static_cast<std::size_t>(id)] = 0;
+  grown_ = std::move(grown);
+  lazy_last_ = true;
 }
 
 void IncrementalGreedy::set(Decision& d, int id, int gpus) {

@@ -13,23 +13,32 @@
 namespace ringsched {
 namespace {
 
-// Beliefs from a class model scaled by a speed factor with a given total work.
+// Beliefs from a class model scaled by a speed factor with a given total work. The class is shared, not copied (one
+// belief per job: a million-job trace must not hold a million catalog entries); `source` is a string literal.
 class ClassModelBelief final : public Belief {
  public:
-  ClassModelBelief(const JobClass& cls, double speed_factor, double work, std::string source)
-      : cls_(cls), factor_(speed_factor), work_(work), source_(std::move(source)) {}
-  [[nodiscard]] double throughput(int w, int nodes) const override { return class_throughput(cls_, w, nodes, factor_); }
+  ClassModelBelief(std::shared_ptr<const JobClass> cls, double speed_factor, double work, const char* source)
+      : cls_(std::move(cls)), factor_(speed_factor), work_(work), source_(source) {}
+  [[nodiscard]] double throughput(int w, int nodes) const override {
+    return class_throughput(*cls_, w, nodes, factor_);
+  }
   [[nodiscard]] double total_work() const override { return work_; }
   [[nodiscard]] std::string source() const override { return source_; }
   [[nodiscard]] bool fixed() const override { return true; }
   [[nodiscard]] bool observes() const override { return false; }
 
  private:
-  JobClass cls_;
+  std::shared_ptr<const JobClass> cls_;
   double factor_;
   double work_;
-  std::string source_;
+  const char* source_;
 };
+
+// A catalog's class without ownership: the catalog (the workload's, held by the caller for as long as its beliefs
+// live: the engine or the prediction-error pass) outlives the belief.
+std::shared_ptr<const JobClass> borrowed(const JobClass& c) {
+  return std::shared_ptr<const JobClass>(std::shared_ptr<const JobClass>{}, &c);
+}
 
 // The truth of a goodput-model job at its fixed batch, as the Pollux artifact's Optimus plans (optimus.py): in
 // optimiser steps. throughput(w, nodes) = 1 / seconds per accumulated step on the packed placement of w GPUs (at
@@ -95,7 +104,7 @@ class OracleSource final : public BeliefSource {
       const double batch = pub.batch_size > 0.0 ? pub.batch_size : c.goodput->init_batch_size();
       return std::make_unique<GoodputOracleBelief>(c.goodput, batch, ctx.gpus_per_node, truth->speed_factor);
     }
-    return std::make_unique<ClassModelBelief>(c, truth->speed_factor, truth->work_samples, "oracle");
+    return std::make_unique<ClassModelBelief>(borrowed(c), truth->speed_factor, truth->work_samples, "oracle");
   }
 };
 
@@ -106,7 +115,7 @@ class HistorySource final : public BeliefSource {
                                              const JobTruth*) const override {
     const int idx = ctx.catalog->find(pub.class_name);
     const JobClass& c = ctx.catalog->classes[static_cast<std::size_t>(idx)];
-    return std::make_unique<ClassModelBelief>(c, 1.0, c.work_samples, "history");
+    return std::make_unique<ClassModelBelief>(borrowed(c), 1.0, c.work_samples, "history");
   }
 };
 
@@ -185,7 +194,9 @@ class CatalogHistorySource final : public BeliefSource {
     const int idx = fitted_->find(pub.class_name);
     if (idx < 0) return nullptr;
     const JobClass& c = fitted_->classes[static_cast<std::size_t>(idx)];
-    return std::make_unique<ClassModelBelief>(c, 1.0, c.work_samples, "history");
+    // Shares ownership of the fitted catalog: the belief keeps it alive.
+    return std::make_unique<ClassModelBelief>(std::shared_ptr<const JobClass>(fitted_, &c), 1.0, c.work_samples,
+                                              "history");
   }
 
  private:
@@ -204,7 +215,8 @@ class ExplorationSource final : public BeliefSource {
     JobClass c = history_->classes[static_cast<std::size_t>(idx)];
     const models::Eq5Fit fit = models::fit_eq5(measure_(pub.id), pub.model_size_mparams);
     c.speed = std::make_shared<models::Eq5StepTime>(fit.coeffs, pub.model_size_mparams);
-    return std::make_unique<ClassModelBelief>(c, 1.0, c.work_samples, "exploration");
+    const double work = c.work_samples;
+    return std::make_unique<ClassModelBelief>(std::make_shared<const JobClass>(std::move(c)), 1.0, work, "exploration");
   }
 
  private:

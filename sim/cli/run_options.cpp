@@ -86,7 +86,8 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
   const std::uint64_t jobs_per_run =
       cfg.workload.trace ? cfg.workload.trace_notes.jobs : static_cast<std::uint64_t>(cfg.workload.jobs);
   const std::size_t n_runs = cfg.levels.size() * cfg.strategies.size() * static_cast<std::size_t>(cfg.seeds);
-  LiveProgress progress(n_runs, jobs_per_run * n_runs, LiveProgress::wanted(o.quiet));
+  LiveProgress progress(n_runs, jobs_per_run * n_runs, LiveProgress::wanted(o.quiet),
+                        LiveProgress::forced() ? 0.0 : 1.5);
   RunHooks hooks;
   hooks.progress = &progress;
   hooks.on_run = [&](const CellRun& run) { rows.add(cfg, run); };

@@ -132,11 +132,14 @@ LiveProgress::~LiveProgress() {
   finish();
 }
 
+bool LiveProgress::forced() {
+  const char* force = std::getenv("RINGSCHED_PROGRESS");
+  return force != nullptr && std::strcmp(force, "always") == 0;
+}
+
 bool LiveProgress::wanted(bool quiet) {
   if (quiet) return false;
-  const char* force = std::getenv("RINGSCHED_PROGRESS");
-  if (force != nullptr && std::strcmp(force, "always") == 0) return true;
-  return ProgressBar::stderr_is_terminal();
+  return forced() || ProgressBar::stderr_is_terminal();
 }
 
 void LiveProgress::add(std::uint64_t events, int jobs_finished) {

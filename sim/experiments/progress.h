@@ -64,6 +64,8 @@ class LiveProgress {
   void finish();
   // Whether --quiet is off and stderr shows it (a terminal, or RINGSCHED_PROGRESS=always).
   static bool wanted(bool quiet);
+  // RINGSCHED_PROGRESS=always: draw into any stderr, from the first update (no delay).
+  static bool forced();
   [[nodiscard]] bool drawn() const { return drawn_; }
 
  private:

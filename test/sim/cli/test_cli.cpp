@@ -484,3 +484,51 @@ TEST_CASE("sim::cli: unusable --out and absurd flags fail before any work, writi
   CHECK(zero.code == 2);
   CHECK_THAT(zero.err, Catch::Contains("not a regular file"));
 }
+
+namespace {
+std::string plain_md(const std::string& config) {
+  return run_cli("simulate --config " + config + " --seeds 1 --quiet").out;
+}
+}  // namespace
+
+TEST_CASE("sim::cli: --stats reports events, decisions and memory, and --quiet and the progress line use stderr only",
+          "[sim][cli]") {
+  const std::string tiny = shell_quote((kExamples / "tiny-2node.json").string());
+  TempDir dir;
+  const auto r = run_cli("simulate --config " + tiny + " --seeds 1 --stats --format json --out " +
+                         shell_quote(dir / "o") + " --threads 2");
+  REQUIRE(r.code == 0);
+  const auto out = nlohmann::json::parse(r.out);
+  REQUIRE(out.contains("stats"));
+  CHECK(out["stats"]["events"].get<long>() > 0);
+  CHECK(out["stats"]["decisions"].get<long>() > 0);
+  CHECK(out["stats"]["decisions"].get<long>() <= out["stats"]["events"].get<long>());
+  CHECK(out["stats"]["peak_rss_mb"].get<double>() > 0.0);
+  CHECK(out["stats"]["runs"].get<long>() == static_cast<long>(out["runs"].size()));
+  long events = 0;
+  for (const auto& run : out["runs"])
+    events += run["events"].get<long>();
+  CHECK(events == out["stats"]["events"].get<long>());
+  const auto summary = nlohmann::json::parse(ringsched::test::read_whole_file(dir / "o/summary.json"));
+  CHECK(summary["stats"]["events"] == out["stats"]["events"]);
+  // Markdown: a Stats sentence after the tables.
+  const auto md = run_cli("simulate --config " + tiny + " --seeds 1 --stats");
+  CHECK_THAT(md.out, Contains("Stats: ") && Contains(" events, ") && Contains("peak memory"));
+  // Without --stats nothing of it (summary.json stays byte-identical from run to run).
+  const auto plain = run_cli("simulate --config " + tiny + " --seeds 1 --format json");
+  CHECK_FALSE(nlohmann::json::parse(plain.out).contains("stats"));
+  // --quiet: nothing on stderr; the progress line (forced) goes to stderr, never stdout.
+  const auto quiet = run_cli("simulate --config " + tiny + " --seeds 1 --quiet");
+  CHECK(quiet.code == 0);
+  CHECK(quiet.err.empty());
+  ::setenv("RINGSCHED_PROGRESS", "always", 1);
+  const auto forced = run_cli("simulate --config " + tiny + " --seeds 1");
+  const auto forced_quiet = run_cli("simulate --config " + tiny + " --seeds 1 --quiet");
+  ::unsetenv("RINGSCHED_PROGRESS");
+  CHECK(forced.code == 0);
+  CHECK_THAT(forced.err,
+             Contains("\rringsched: ") && Contains(" runs  ") && Contains(" jobs  ") && Contains(" events/s  ETA "));
+  CHECK_THAT(forced.out, !Contains("events/s"));
+  CHECK(forced.out == plain_md(tiny));  // stdout is the same with or without the line
+  CHECK(forced_quiet.err.empty());
+}

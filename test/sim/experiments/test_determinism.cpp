@@ -81,3 +81,34 @@ TEST_CASE("sim::cli: simulate --out is byte-identical for --threads 1 and 2 and 
   }
   CHECK(n == 5);
 }
+
+TEST_CASE("sim::run_experiment: streamed runs arrive in run order and are not kept", "[sim][determinism]") {
+  const ExperimentConfig c = load_experiment(kExampleDir + "tiny-2node.json");
+  const ExperimentResult kept = run_experiment(c, 1);
+  for (const int threads : {1, 2}) {
+    DYNAMIC_SECTION("threads " << threads) {
+      std::vector<std::size_t> jobs_seen;
+      std::string rows;
+      RunHooks hooks;
+      std::size_t next = 0;
+      hooks.on_run = [&](const CellRun& run) {
+        // In index order: level, then strategy, then seed.
+        const CellRun& want = kept.runs.at(next++);
+        CHECK(run.level == want.level);
+        CHECK(run.strategy == want.strategy);
+        CHECK(run.seed == want.seed);
+        jobs_seen.push_back(run.jobs.size());
+        CHECK(run.jobs.size() == want.jobs.size());
+      };
+      const ExperimentResult streamed = run_experiment(c, threads, hooks);
+      CHECK(next == kept.runs.size());
+      for (std::size_t i = 0; i < streamed.runs.size(); ++i) {
+        CHECK(jobs_seen[i] > 0);
+        CHECK(streamed.runs[i].jobs.empty());  // dropped once handed over
+        CHECK(streamed.runs[i].events.empty());
+        CHECK(streamed.runs[i].metrics.mean_jct_s == kept.runs[i].metrics.mean_jct_s);
+      }
+      CHECK(summary_json(c, streamed) == summary_json(c, kept));
+    }
+  }
+}

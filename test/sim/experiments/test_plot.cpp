@@ -47,6 +47,12 @@ TEST_CASE("sim::plot: scripts/plot draws every figure kind as PNG and SVG", "[pl
       CHECK(non_empty(d / "plots" / (std::string(name) + ext)));
     }
   }
+  // The scale study's log-log figure (bench/scale-curve.sh output).
+  const std::string py = "/usr/bin/python3 " + ringsched::plot_script_path();
+  REQUIRE(sh(py + " scale " + fx + "plot/scale.csv -o " + (d / "scale").string() + quiet) == 0);
+  CHECK(non_empty(d / "scale" / "scale.png"));
+  CHECK(non_empty(d / "scale" / "scale.svg"));
+  CHECK(sh(py + " scale " + fx + "plot/fit-plot.json -o " + (d / "x").string() + quiet) == 2);
   // Bad input: exit 2 with a message, not a traceback.
   CHECK(sh("/usr/bin/python3 " + ringsched::plot_script_path() + " sweep " + (d / "data" / "fit-plot.json").string() +
            " -o " + (d / "x").string() + quiet) == 2);

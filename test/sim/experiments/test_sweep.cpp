@@ -319,6 +319,10 @@ TEST_CASE("sim::progress: line text and durations", "[sweep]") {
   // Resumed with 5 done: only the 1 new cell counts for the rate.
   CHECK(format_progress_line(6, 10, 5, 2.0, 4) == "[##..] 6/10 cells  0.5 cells/s  ETA 0:08");
   CHECK(format_progress_line(0, 10, 0, 0.0, 2) == "[..] 0/10 cells  - cells/s  ETA ?");
+  // The live line of simulate/table3: 25% of the jobs in 2 s leaves 6 s; counts shortened.
+  CHECK(format_live_line(1, 4, 20000, 80000, 3000000, 2.0) ==
+        "ringsched: 1/4 runs  20k/80k jobs  1.5M events/s  ETA 0:06");
+  CHECK(format_live_line(0, 4, 0, 80000, 0, 0.0) == "ringsched: 0/4 runs  0/80k jobs  - events/s  ETA ?");
   ProgressBar off(10, 0, false);  // never draws when disabled (e.g. stderr is not a terminal)
   off.update(5);
   off.finish();

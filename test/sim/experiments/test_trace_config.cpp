@@ -331,3 +331,43 @@ TEST_CASE("sim::Experiment: restart cost knob (config and --restart-cost)", "[si
   CHECK(via_flag.out != zero.out);
   CHECK(run_cli("simulate --config " + shell_quote(dir / "zero.json") + " --restart-cost -1").code == 2);
 }
+
+TEST_CASE("sim::Experiment: workload.trace.repeat tiles a trace, copies shifted and merged in time order",
+          "[sim][trace]") {
+  TempDir dir;
+  write(dir / "w.csv", kPolluxFixture);  // a at 0, b at 30, c at 90
+  nlohmann::json doc = pollux_config("w.csv");
+  doc["workload"]["trace"]["repeat"] = {{"copies", 3}, {"every", 30}};
+  const ExperimentConfig c = parse_experiment(doc, "cfg.json", dir.path().string());
+  REQUIRE(c.workload.jobs == 9);
+  const Workload w = make_workload(c, 0, 7);
+  // Copy k is shifted by 30 k s; equal times keep copy order (b at 30 before a~1 at 30).
+  const std::vector<std::pair<std::string, double>> want = {
+      {"a", 0}, {"b", 30}, {"a~1", 30}, {"b~1", 60}, {"a~2", 60}, {"c", 90}, {"b~2", 90}, {"c~1", 120}, {"c~2", 150}};
+  REQUIRE(w.jobs.size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    INFO("job " << i);
+    CHECK(w.jobs[i].name == want[i].first);
+    CHECK(w.jobs[i].arrival == want[i].second);
+  }
+  CHECK(w.jobs[2].requested_gpus == 2);  // a copy keeps its row's request
+  // time_unit applies to `every` too: 0.5 min = 30 s.
+  doc["workload"]["trace"]["time_unit"] = "min";
+  doc["workload"]["trace"]["repeat"]["every"] = 0.5;
+  const Workload wm = make_workload(parse_experiment(doc, "cfg.json", dir.path().string()), 0, 7);
+  CHECK(wm.jobs[1].name == "a~1");  // a at 0, a~1 at 0.5 min, a~2 at 1 min, then b at 30 min
+  CHECK(wm.jobs[1].arrival == 30.0);
+  CHECK(wm.jobs[3].name == "b");
+  CHECK(wm.jobs[3].arrival == 1800.0);
+  doc["workload"]["trace"].erase("time_unit");
+  doc["workload"]["trace"]["repeat"] = {{"copies", 0}, {"every", 30}};
+  CHECK_THAT(parse_error(doc, dir.path().string()), Contains("cfg.json: workload.trace.repeat.copies: "));
+  doc["workload"]["trace"]["repeat"] = {{"copies", 4000000}, {"every", 30}};
+  CHECK_THAT(parse_error(doc, dir.path().string()),
+             Contains("workload.trace.repeat.copies: 4000000 copies of 3 rows exceed 10,000,000 jobs"));
+  doc["workload"]["trace"]["repeat"] = {{"copies", 2}, {"every", 1e13}};
+  CHECK_THAT(parse_error(doc, dir.path().string()),
+             Contains("workload.trace.repeat.every: the last copy would start beyond the simulated horizon"));
+  doc["workload"]["trace"]["repeat"] = {{"copies", 2}, {"period", 30}};
+  CHECK_THAT(parse_error(doc, dir.path().string()), Contains("workload.trace.repeat.period: unknown key"));
+}
