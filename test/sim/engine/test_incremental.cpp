@@ -85,6 +85,8 @@ TEST_CASE("sim::Engine: incremental strategies decide exactly what their dense d
       {"precompute", "{}", "history"},
       {"optimus", "{}", "oracle"},
       {"optimus", R"({"placement_order": "smallest_first"})", "history"},
+      {"srtf", "{}", "history"},
+      {"srtf", R"({"gpus": 4})", "oracle"},
       {"tiresias", "{}", "none"},
       {"tiresias", R"({"thresholds": [200, 3000, 20000], "queue_order": "entry", "gpus": 4})", "none"},
       {"tiresias", R"({"thresholds": [50], "queue_order": "arrival"})", "none"},
