@@ -102,7 +102,9 @@ Decision IncrementalGreedy::decide(const Snapshot& s) {
     return d;
   }
   in_prefix_ = false;
-  if (fragile_ == 0 && sum_needs_ < s.total_gpus) {
+  // The lazy greedy pays for its bookkeeping only with many jobs; below that the plain greedy is cheaper.
+  constexpr std::size_t kLazyFrom = 256;
+  if (fragile_ == 0 && sum_needs_ < s.total_gpus && queue_.size() >= kLazyFrom) {
     lazy(d, s);
     return d;
   }
