@@ -4,7 +4,6 @@
 #pragma once
 
 #include <limits>
-#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -149,10 +148,6 @@ class Strategy {
   // strategy, as under Pollux; otherwise every job keeps the batch it was submitted with.
   [[nodiscard]] virtual bool adapts_batch() const { return false; }
 };
-
-// For incremental strategies that recompute their served jobs' counts: the changes taking `held` (job id -> GPUs, as
-// last decided; updated here) to `counts[i]` GPUs for job `ids[i]`, every other job held going to 0.
-Decision changes_to(const std::vector<int>& ids, const std::vector<int>& counts, std::map<int, int>& held);
 
 // Remaining work the strategy believes is left (>= 1 sample so times stay finite).
 double believed_remaining(const JobView& job);
