@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include "strategies/strategy.h"
@@ -55,6 +57,43 @@ Decision fcfs_fill(const Snapshot& s, SizeFn size, bool backfill) {
     }
   }
   return d;
+}
+
+// rigid_fill over jobs kept in one priority-ordered set per rigid size (incremental tiresias and srtf; `Key` is a
+// tuple whose last element is the job id): the first job in priority order among the sizes that still fit, repeatedly,
+// so only the jobs served are visited. Returns their ids sorted. The same jobs as rigid_fill in that priority order
+// (a job skipped once never fits later: free GPUs only shrink).
+template <class Key>
+std::vector<int> rigid_fill_by_size(const std::map<int, std::set<Key>>& by_size, int free) {
+  struct Cursor {
+    int size;
+    typename std::set<Key>::const_iterator at, end;
+  };
+  std::vector<Cursor> cursors;
+  for (const auto& [size, keys] : by_size)
+    cursors.push_back({size, keys.begin(), keys.end()});  // by increasing size
+  std::vector<int> served;
+  while (free > 0) {
+    Cursor* best = nullptr;
+    for (Cursor& c : cursors) {
+      if (c.size > free) break;  // sizes increase: no later set fits either
+      if (c.at != c.end && (best == nullptr || *c.at < *best->at)) best = &c;
+    }
+    if (best == nullptr) break;
+    served.push_back(std::get<std::tuple_size_v<Key> - 1>(*best->at));
+    free -= best->size;
+    ++best->at;
+  }
+  std::sort(served.begin(), served.end());
+  return served;
+}
+
+// The jobs in `holders` missing from `served` (sorted): those a fill releases.
+inline std::vector<int> released_holders(const std::set<int>& holders, const std::vector<int>& served) {
+  std::vector<int> released;
+  for (int id : holders)
+    if (!std::binary_search(served.begin(), served.end(), id)) released.push_back(id);
+  return released;
 }
 
 // fcfs_fill kept incrementally (Strategy::decide_changes): waiting jobs in one arrival-ordered queue per GPU count,

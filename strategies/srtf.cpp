@@ -112,33 +112,10 @@ class SrtfQueues {
     j.held = to;
     d.changes.emplace_back(id, to);
   }
-  // rigid_fill in (remaining, id) order: the first job among the sizes that still fit, repeatedly.
+  // rigid_fill in (remaining, id) order.
   void fill(Decision& d, const Snapshot& s) {
-    struct Cursor {
-      int size;
-      std::set<Key>::const_iterator at, end;
-    };
-    std::vector<Cursor> cursors;
-    for (const auto& [size, keys] : by_size_)
-      cursors.push_back({size, keys.begin(), keys.end()});
-    std::vector<int> served;
-    int free = s.total_gpus;
-    while (free > 0) {
-      Cursor* best = nullptr;
-      for (Cursor& c : cursors) {
-        if (c.size > free) break;
-        if (c.at != c.end && (best == nullptr || *c.at < *best->at)) best = &c;
-      }
-      if (best == nullptr) break;
-      served.push_back(std::get<1>(*best->at));
-      free -= best->size;
-      ++best->at;
-    }
-    std::sort(served.begin(), served.end());
-    std::vector<int> released;
-    for (int id : holders_)
-      if (!std::binary_search(served.begin(), served.end(), id)) released.push_back(id);
-    for (int id : released)
+    const std::vector<int> served = rigid_fill_by_size(by_size_, s.total_gpus);
+    for (int id : released_holders(holders_, served))
       set(d, id, false);
     for (int id : served)
       set(d, id, true);
