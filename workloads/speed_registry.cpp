@@ -1,10 +1,14 @@
 // workloads/speed_registry.cpp — the registry of speed model kinds and the built-in `eq5`, `allreduce` and
-// `table` kinds.
+// `table` kinds, and `net` (sim/beliefs' two-node fits).
 #include "workloads/speed_registry.h"
 
+#include <array>
 #include <map>
 #include <mutex>
+#include <string>
+#include <vector>
 
+#include "models/network_model.h"
 #include "workloads/job_class.h"
 #include "workloads/table_sources.h"
 
@@ -53,12 +57,29 @@ models::StepTimeModelPtr make_allreduce(const JsonReader& spec, const JobClass& 
   return std::make_shared<models::AllreduceStepTime>(s);
 }
 
+// The `net` kind (models/network_model.h): coefficients in seconds, each in [0, 1e9], per_sample_s or per_step_s
+// > 0.
+models::StepTimeModelPtr make_net(const JsonReader& spec, const JobClass& /*cls*/, const std::string& /*base_dir*/) {
+  std::vector<std::string> keys{"kind"};
+  for (const char* n : models::net_coefficient_names())
+    keys.push_back(std::string(n) + "_s");
+  spec.expect_object(keys);
+  std::array<double, models::kNetColumns> a{};
+  for (std::size_t j = 0; j < a.size(); ++j) {
+    a[j] = spec.non_negative_or(keys[j + 1], 0.0);
+    if (a[j] > 1e9) spec.at(keys[j + 1]).fail("must be <= 1e9 seconds");
+  }
+  if (!(a[0] > 0.0 || a[1] > 0.0)) spec.fail("per_sample_s or per_step_s must be > 0 (one GPU must take time)");
+  return std::make_shared<models::NetStepTime>(models::net_coeffs_from(a));
+}
+
 struct Registry {
   std::mutex mutex;
   std::map<std::string, SpeedFactory> factories;
   Registry() {
     factories["eq5"] = make_eq5;
     factories["allreduce"] = make_allreduce;
+    factories["net"] = make_net;
     factories["table"] = make_table_speed_from_json;  // measured tables (workloads/table_sources.h)
   }
 };

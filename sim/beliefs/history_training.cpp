@@ -32,7 +32,7 @@ void check_enough_positions(const std::vector<models::SpeedPoint>& pts, const Tr
   std::sort(pos.begin(), pos.end());
   pos.erase(std::unique(pos.begin(), pos.end()), pos.end());
   const int need = protocol_min_points(spec.protocol);
-  const bool needs_multi = spec.protocol != FitProtocol::kPaper && spec.protocol != FitProtocol::kEq5All;
+  const bool needs_multi = protocol_needs_multi_node(spec.protocol);
   if (static_cast<int>(pos.size()) >= need && (multi || !needs_multi)) return;
   std::string what = "the profiled points leave " + std::to_string(pos.size()) + " distinct measured position(s)";
   if (needs_multi && !multi) what += ", none spanning several nodes";
@@ -44,17 +44,6 @@ void check_enough_positions(const std::vector<models::SpeedPoint>& pts, const Tr
 }
 
 }  // namespace
-
-bool ProbePoint::matches(int pw, int pnodes, int gpus_per_node) const {
-  if (pw != w) return false;
-  return pnodes == (packed ? packed_nodes(w, gpus_per_node) : nodes);
-}
-
-std::string ProbePoint::text() const {
-  if (!label.empty()) return label;
-  if (packed) return std::to_string(w);
-  return std::to_string(w) + " GPUs on " + std::to_string(nodes) + " nodes";
-}
 
 bool TrainingSpec::profiles(int w, int nodes) const {
   if (probes.empty()) return protocol_profiles(protocol, w, nodes, gpus_per_node);

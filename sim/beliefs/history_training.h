@@ -17,17 +17,6 @@
 
 namespace ringsched {
 
-// A profiled point: w GPUs over `nodes` nodes. Written in configs as a GPU count (packed on nodes: ceil(w / GPUs per
-// node)) or a placement string of per-node GPU counts ("44": 8 GPUs on 2 nodes).
-struct ProbePoint {
-  int w = 1;
-  int nodes = 1;
-  bool packed = false;  // given as a GPU count: nodes follows the cluster's GPUs per node
-  std::string label;    // as written in the config ("4", "44"); empty: derived
-  [[nodiscard]] bool matches(int pw, int pnodes, int gpus_per_node) const;
-  [[nodiscard]] std::string text() const;  // the label, else "4" or "8 GPUs on 2 nodes"
-};
-
 struct TrainingSpec {
   int runs = 5;                      // training runs per class
   std::uint64_t seed = 1000003;      // seed of the training runs (keep it apart from the evaluated seeds)

@@ -1,10 +1,13 @@
-// sim/beliefs/speed_fit.cpp — protocols, the two-level model, fitting and fit quality.
+// sim/beliefs/speed_fit.cpp — protocols, probe positions, the two-level model, fitting and fit quality.
 #include "sim/beliefs/speed_fit.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
+#include <sstream>
+#include <tuple>
 
 #include "models/input_error.h"
 #include "models/nnls.h"
@@ -17,7 +20,7 @@ constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 }
 
 std::vector<std::string> fit_protocol_names() {
-  return {"paper", "two-level", "eq5-all", "two-level-all", "multi-node"};
+  return {"paper", "two-level", "eq5-all", "two-level-all", "multi-node", "two-node", "net-all"};
 }
 
 FitProtocol parse_fit_protocol(const std::string& name, const std::string& where) {
@@ -26,6 +29,8 @@ FitProtocol parse_fit_protocol(const std::string& name, const std::string& where
   if (name == "eq5-all") return FitProtocol::kEq5All;
   if (name == "two-level-all") return FitProtocol::kTwoLevelAll;
   if (name == "multi-node") return FitProtocol::kMultiNode;
+  if (name == "two-node") return FitProtocol::kTwoNode;
+  if (name == "net-all") return FitProtocol::kNetAll;
   throw InputError(where + ": unknown fit protocol '" + name + "' (valid: " + join_names(fit_protocol_names()) + ")");
 }
 
@@ -41,6 +46,10 @@ std::string to_string(FitProtocol p) {
       return "two-level-all";
     case FitProtocol::kMultiNode:
       return "multi-node";
+    case FitProtocol::kTwoNode:
+      return "two-node";
+    case FitProtocol::kNetAll:
+      return "net-all";
   }
   return "paper";
 }
@@ -54,16 +63,101 @@ bool protocol_profiles(FitProtocol p, int w, int nodes, int gpus_per_node) {
       return paper || (nodes == 2 && (w == 2 || w == 2 * gpus_per_node));
     case FitProtocol::kEq5All:
     case FitProtocol::kTwoLevelAll:
+    case FitProtocol::kNetAll:
       return true;
     case FitProtocol::kMultiNode:
       return multi_node_profiles(w, nodes, gpus_per_node);
+    case FitProtocol::kTwoNode:
+      return nodes <= 2;
   }
   return false;
 }
 
 int protocol_min_points(FitProtocol p) {
   if (p == FitProtocol::kMultiNode) return 7;
+  if (p == FitProtocol::kTwoNode || p == FitProtocol::kNetAll) return 3;
   return (p == FitProtocol::kTwoLevel || p == FitProtocol::kTwoLevelAll) ? 6 : 4;
+}
+
+bool protocol_needs_multi_node(FitProtocol p) {
+  return p != FitProtocol::kPaper && p != FitProtocol::kEq5All;
+}
+
+std::string protocol_model(FitProtocol p) {
+  switch (p) {
+    case FitProtocol::kPaper:
+    case FitProtocol::kEq5All:
+      return "eq5";
+    case FitProtocol::kTwoLevel:
+    case FitProtocol::kTwoLevelAll:
+      return "two-level";
+    case FitProtocol::kMultiNode:
+      return "multi-node";
+    case FitProtocol::kTwoNode:
+    case FitProtocol::kNetAll:
+      return "net";
+  }
+  return "eq5";
+}
+
+bool ProbePoint::matches(int pw, int pnodes, int gpus_per_node) const {
+  if (pw != w) return false;
+  return pnodes == (packed ? packed_nodes(w, gpus_per_node) : nodes);
+}
+
+std::string ProbePoint::text() const {
+  if (!label.empty()) return label;
+  if (packed) return std::to_string(w);
+  return std::to_string(w) + " GPUs on " + std::to_string(nodes) + " nodes";
+}
+
+namespace {
+
+// A positive integer of at most 7 digits (<= 9,999,999), or -1.
+int small_positive(const std::string& s) {
+  if (s.empty() || s.size() > 7 || s.find_first_not_of("0123456789") != std::string::npos) return -1;
+  const int v = std::stoi(s);
+  return v >= 1 ? v : -1;
+}
+
+}  // namespace
+
+ProbePoint parse_probe_token(const std::string& token, const std::string& where) {
+  const std::string syntax =
+      " (a probe is a GPU count packed on nodes, e.g. 8; a placement of per-node GPU counts joined by '+', e.g. "
+      "4+4; or GPUs@nodes, e.g. 8@2)";
+  ProbePoint p;
+  p.label = token;
+  if (const auto at = token.find('@'); at != std::string::npos) {
+    p.w = small_positive(token.substr(0, at));
+    p.nodes = small_positive(token.substr(at + 1));
+    if (p.w < 1 || p.nodes < 1) throw InputError(where + ": cannot read probe '" + token + "'" + syntax);
+    if (p.nodes > p.w) {
+      throw InputError(where + ": probe '" + token + "' spreads " + std::to_string(p.w) + " GPU(s) over " +
+                       std::to_string(p.nodes) + " nodes (each node needs at least one GPU)");
+    }
+    return p;
+  }
+  if (token.find('+') != std::string::npos) {
+    p.w = 0;
+    p.nodes = 0;
+    std::size_t start = 0;
+    while (start <= token.size()) {
+      const auto end = std::min(token.find('+', start), token.size());
+      const int g = small_positive(token.substr(start, end - start));
+      if (g < 1 || p.nodes >= 1 << 20 || p.w > (1 << 24)) {
+        throw InputError(where + ": cannot read probe '" + token + "'" + syntax);
+      }
+      p.w += g;
+      ++p.nodes;
+      start = end + 1;
+    }
+    return p;
+  }
+  p.w = small_positive(token);
+  if (p.w < 1) throw InputError(where + ": cannot read probe '" + token + "'" + syntax);
+  p.packed = true;
+  return p;
 }
 
 double two_level_step_time(const TwoLevelCoeffs& c, int w, int nodes, double m, double n) {
@@ -75,6 +169,7 @@ double two_level_step_time(const TwoLevelCoeffs& c, int w, int nodes, double m, 
 }
 
 double SpeedFit::step_seconds(int w, int nodes, double m) const {
+  if (net) return models::net_step_time(netfit.selected.coeffs, w, nodes, m);
   if (multi_node) return multi_node_step_time(multi, w, nodes, m, model_size);
   if (two_level) return two_level_step_time(two, w, nodes, m, model_size);
   return models::eq5_step_time(eq5, w, m, model_size);
@@ -94,7 +189,24 @@ models::AllreduceParams ring_params(double t1, double t2, double n, double bytes
 
 }  // namespace
 
+std::string SpeedFit::model_name() const {
+  if (net) return "net:" + models::to_string(netfit.selected.variant);
+  if (multi_node) return "multi-node";
+  return two_level ? "two-level" : "eq5";
+}
+
+std::vector<std::string> SpeedFit::fixed_coefficients() const {
+  return net ? netfit.selected.fixed : std::vector<std::string>{};
+}
+
+int SpeedFit::free_coefficients() const {
+  if (net) return netfit.selected.free_coefficients;
+  if (multi_node) return 7;
+  return two_level ? 6 : 4;
+}
+
 models::StepTimeModelPtr SpeedFit::model() const {
+  if (net) return std::make_shared<models::NetStepTime>(netfit.selected.coeffs);
   if (multi_node) return std::make_shared<MultiNodeStepTime>(multi, model_size);
   if (!two_level) return std::make_shared<models::Eq5StepTime>(eq5, model_size);
   models::AllreduceStepSpec s;
@@ -109,6 +221,15 @@ models::StepTimeModelPtr SpeedFit::model() const {
 }
 
 nlohmann::json SpeedFit::speed_json() const {
+  if (net) {
+    nlohmann::json j{{"kind", "net"}};
+    auto a = models::to_array(netfit.selected.coeffs);
+    // The catalog requires per_sample_s or per_step_s > 0; a fit that found no compute keeps a negligible one.
+    if (!(a[0] > 0.0) && !(a[1] > 0.0)) a[1] = 1e-12;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      j[std::string(models::net_coefficient_names()[i]) + "_s"] = a[i];
+    return j;
+  }
   if (multi_node) return multi_node_table_json(multi, model_size, 64);
   if (!two_level) {
     return nlohmann::json{{"kind", "eq5"}, {"t0", eq5.t0}, {"t1", eq5.t1}, {"t2", eq5.t2}, {"t3", eq5.t3}};
@@ -153,7 +274,7 @@ TwoLevelCoeffs fit_two_level(const std::vector<models::SpeedPoint>& pts, double 
 SpeedFit fit_speed_points(FitProtocol p, const std::vector<models::SpeedPoint>& points, double model_size,
                           const std::string& origin) {
   const int need = protocol_min_points(p);
-  const bool two = p == FitProtocol::kTwoLevel || p == FitProtocol::kTwoLevelAll || p == FitProtocol::kMultiNode;
+  const bool two = protocol_needs_multi_node(p);
   if (static_cast<int>(points.size()) < need) {
     throw InputError(origin + ": too few points to fit: protocol " + to_string(p) + " needs at least " +
                      std::to_string(need) + (two ? " (at least 1 spanning several nodes)" : "") + ", got " +
@@ -171,14 +292,17 @@ SpeedFit fit_speed_points(FitProtocol p, const std::vector<models::SpeedPoint>& 
   f.protocol = p;
   f.model_size = model_size;
   f.multi_node = p == FitProtocol::kMultiNode;
-  f.two_level = two && !f.multi_node;
+  f.net = p == FitProtocol::kTwoNode || p == FitProtocol::kNetAll;
+  f.two_level = two && !f.multi_node && !f.net;
   if (two) {
     const bool multi = std::any_of(points.begin(), points.end(), [](const auto& q) { return q.nodes > 1; });
     if (!multi) {
       throw InputError(origin + ": too few points to fit: protocol " + to_string(p) +
                        " needs at least 1 point spanning several nodes, got 0");
     }
-    if (f.multi_node) {
+    if (f.net) {
+      f.netfit = models::fit_net(points);
+    } else if (f.multi_node) {
       f.multi = fit_multi_node(points, model_size);
     } else {
       f.two = fit_two_level(points, model_size);
@@ -200,16 +324,152 @@ double speed_mape(const SpeedFit& f, const std::vector<models::SpeedPoint>& poin
   return 100.0 * sum / static_cast<double>(points.size());
 }
 
-FitOutcome fit_with_protocol(FitProtocol p, const std::vector<models::SpeedPoint>& points, double model_size,
-                             int gpus_per_node, const std::string& origin) {
+int infer_gpus_per_node(const std::vector<models::SpeedPoint>& points) {
+  int g = 1;
+  for (const auto& p : points) {
+    if (p.w < 1 || p.nodes < 1) continue;
+    g = std::max(g, (p.w + p.nodes - 1) / p.nodes);
+  }
+  return g;
+}
+
+namespace {
+
+std::string position_text(int w, int nodes) {
+  return nodes == 1 ? std::to_string(w) : std::to_string(w) + "@" + std::to_string(nodes);
+}
+
+// "1, 2, 4, 8@2, ..." over the distinct (w, nodes) positions of `pts` (nodes <= max_nodes), at most `limit` named.
+std::string positions_text(const std::vector<models::SpeedPoint>& pts, int max_nodes, std::size_t limit) {
+  std::set<std::pair<int, int>> pos;
+  for (const auto& p : pts)
+    if (p.nodes <= max_nodes) pos.insert({p.nodes, p.w});
+  std::string out;
+  std::size_t n = 0;
+  for (const auto& [nodes, w] : pos) {
+    if (n == limit) {
+      out += ", ... (" + std::to_string(pos.size() - limit) + " more)";
+      break;
+    }
+    if (n > 0) out += ", ";
+    out += position_text(w, nodes);
+    ++n;
+  }
+  return out;
+}
+
+std::vector<std::string> input_warnings(const std::vector<models::SpeedPoint>& all,
+                                        const std::vector<models::SpeedPoint>& train, int free_coefficients) {
+  std::vector<std::string> w;
+  std::map<std::tuple<int, int, double, double>, int> rows;
+  for (const auto& p : all)
+    ++rows[{p.w, p.nodes, p.global_batch, p.step_seconds}];
+  int dup = 0;
+  for (const auto& [k, n] : rows)
+    dup += n - 1;
+  if (dup > 0) {
+    w.push_back(std::to_string(dup) +
+                " duplicate row(s) (same gpus, nodes, global_batch and step_seconds as another row): repeats add "
+                "weight to a position, not information");
+  }
+  std::set<int> counts;
+  for (const auto& p : train)
+    counts.insert(p.w);
+  if (static_cast<int>(counts.size()) < free_coefficients) {
+    w.push_back("the fitted points have " + std::to_string(counts.size()) + " distinct GPU count(s) for " +
+                std::to_string(free_coefficients) +
+                " fitted coefficients: how speed changes with GPUs is not determined by the data");
+  }
+  if (train.size() >= 2) {
+    const auto [lo, hi] = std::minmax_element(
+        train.begin(), train.end(), [](const auto& a, const auto& b) { return a.step_seconds < b.step_seconds; });
+    if (lo->step_seconds == hi->step_seconds) {
+      w.push_back("step_seconds has zero variance over the fitted points (every one is " +
+                  std::to_string(lo->step_seconds) + " s): R^2 is undefined and the fit cannot see how speed changes");
+    }
+  }
+  return w;
+}
+
+}  // namespace
+
+FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::SpeedPoint>& points) {
+  const FitProtocol p = r.protocol;
+  if (points.empty()) throw InputError(r.origin + ": no measured points");
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& q = points[i];
+    if (q.w < 1 || q.nodes < 1 || q.nodes > q.w || !(q.global_batch > 0.0) || !(q.step_seconds > 0.0) ||
+        !std::isfinite(q.global_batch) || !std::isfinite(q.step_seconds)) {
+      throw InputError(r.origin + ": point " + std::to_string(i) +
+                       " needs gpus >= 1, 1 <= nodes <= gpus and positive global_batch and step_seconds");
+    }
+  }
+  const int needed_g = infer_gpus_per_node(points);
+  const int g = r.gpus_per_node > 0 ? r.gpus_per_node : needed_g;
+  if (g < needed_g) {
+    throw InputError(r.origin + ": the points put up to " + std::to_string(needed_g) +
+                     " GPUs on one node, more than the " + std::to_string(g) +
+                     " GPUs per node given (--gpus-per-node); give at least " + std::to_string(needed_g) +
+                     " or leave it out to infer it");
+  }
   std::vector<models::SpeedPoint> train;
   std::vector<models::SpeedPoint> test;
-  for (const auto& q : points)
-    (protocol_profiles(p, q.w, q.nodes, gpus_per_node) ? train : test).push_back(q);
+  if (r.probes.empty()) {
+    for (const auto& q : points)
+      (protocol_profiles(p, q.w, q.nodes, g) ? train : test).push_back(q);
+  } else {
+    std::string missing;
+    for (const auto& pr : r.probes) {
+      const bool found =
+          std::any_of(points.begin(), points.end(), [&](const auto& q) { return pr.matches(q.w, q.nodes, g); });
+      if (found) continue;
+      if (!missing.empty()) missing += ", ";
+      const int nodes = pr.packed ? packed_nodes(pr.w, g) : pr.nodes;
+      missing += "'" + pr.text() + "' (" + std::to_string(pr.w) + " GPU(s) on " + std::to_string(nodes) + " node(s))";
+    }
+    if (!missing.empty()) {
+      throw InputError(r.origin + ": no measured point at probe(s) " + missing + " (GPUs per node " +
+                       std::to_string(g) + "); measured positions: " + positions_text(points, 1 << 30, 60) +
+                       " (written GPUs@nodes off one node; a placement such as 44 is 4+4 or 8@2)");
+    }
+    for (const auto& q : points) {
+      const bool in = std::any_of(r.probes.begin(), r.probes.end(),
+                                  [&](const ProbePoint& pr) { return pr.matches(q.w, q.nodes, g); });
+      (in ? train : test).push_back(q);
+    }
+  }
+  // Too few points: say which measured positions, not yet profiled, would make it fit.
+  const int need = protocol_min_points(p);
+  const bool multi = std::any_of(train.begin(), train.end(), [](const auto& q) { return q.nodes > 1; });
+  if (static_cast<int>(train.size()) < need || (protocol_needs_multi_node(p) && !multi)) {
+    std::string msg = r.origin + ": too few points to fit: protocol " + to_string(p) + " (" + protocol_model(p) +
+                      " model) needs at least " + std::to_string(need) + " point(s)" +
+                      (protocol_needs_multi_node(p) ? ", at least 1 spanning several nodes," : "") + " and the " +
+                      (r.probes.empty() ? "protocol's points" : "probes") + " select " + std::to_string(train.size()) +
+                      (multi || !protocol_needs_multi_node(p) ? "" : ", none multi-node");
+    std::vector<models::SpeedPoint> spare;
+    for (const auto& q : test)
+      if (!protocol_needs_multi_node(p) || multi || q.nodes > 1) spare.push_back(q);
+    if (spare.empty()) spare = test;
+    msg += spare.empty() ? "; the input has no other points: measure more positions"
+                         : "; the input also measures " + positions_text(spare, 2, 12) +
+                               (positions_text(spare, 2, 12).empty() ? positions_text(spare, 1 << 30, 12) : "") +
+                               ": add some with --probes (GPU counts, GPUs@nodes or placements like 4+4)";
+    throw InputError(msg);
+  }
   FitOutcome o;
-  o.fit = fit_speed_points(p, train, model_size, origin);
+  o.fit = fit_speed_points(p, train, r.model_size, r.origin);
   FitQuality& q = o.quality;
   q.protocol = to_string(p);
+  q.model = o.fit.model_name();
+  if (r.probes.empty()) {
+    q.probes = "the " + to_string(p) + " protocol's points";
+  } else {
+    for (const auto& pr : r.probes)
+      q.probes += (q.probes.empty() ? "" : ",") + pr.text();
+  }
+  q.gpus_per_node = g;
+  q.gpus_per_node_inferred = r.gpus_per_node <= 0;
   q.points_total = static_cast<int>(points.size());
   q.points_fit = static_cast<int>(train.size());
   std::vector<double> predicted;
@@ -233,7 +493,7 @@ FitOutcome fit_with_protocol(FitProtocol p, const std::vector<models::SpeedPoint
       for (const auto& t : train)
         (t.w == held ? te : tr).push_back(t);
       try {
-        const SpeedFit f = fit_speed_points(p, tr, model_size, origin);
+        const SpeedFit f = fit_speed_points(p, tr, r.model_size, r.origin);
         cv_sum += speed_mape(f, te) * static_cast<double>(te.size());
         cv_n += te.size();
       } catch (const InputError&) {
@@ -243,13 +503,56 @@ FitOutcome fit_with_protocol(FitProtocol p, const std::vector<models::SpeedPoint
   }
   q.cv_mape = cv_n > 0 ? cv_sum / static_cast<double>(cv_n) : kNoValue;
   std::vector<models::SpeedPoint> test16;
-  for (const auto& t : test)
+  std::vector<double> ape32;
+  std::map<int, std::pair<double, int>> by_nodes;
+  for (const auto& t : test) {
+    UnprofiledPoint u;
+    u.w = t.w;
+    u.nodes = t.nodes;
+    u.global_batch = t.global_batch;
+    u.measured_s = t.step_seconds;
+    u.predicted_s = o.fit.step_seconds(t.w, t.nodes, t.global_batch);
+    u.ape_pct = 100.0 * std::abs(t.step_seconds / u.predicted_s - 1.0);
+    q.unprofiled.push_back(u);
     if (t.w >= 16) test16.push_back(t);
+    if (t.w >= 32) ape32.push_back(u.ape_pct);
+    auto& bn = by_nodes[t.nodes];
+    bn.first += u.ape_pct;
+    ++bn.second;
+  }
   q.points_heldout = static_cast<int>(test.size());
   q.mape_heldout = speed_mape(o.fit, test);
   q.points_heldout_16 = static_cast<int>(test16.size());
   q.mape_heldout_16 = speed_mape(o.fit, test16);
+  q.points_heldout_32 = static_cast<int>(ape32.size());
+  if (ape32.empty()) {
+    q.mape_heldout_32 = kNoValue;
+    q.median_heldout_32 = kNoValue;
+  } else {
+    double s = 0.0;
+    for (double e : ape32)
+      s += e;
+    q.mape_heldout_32 = s / static_cast<double>(ape32.size());
+    std::sort(ape32.begin(), ape32.end());
+    const std::size_t h = ape32.size() / 2;
+    q.median_heldout_32 = ape32.size() % 2 ? ape32[h] : 0.5 * (ape32[h - 1] + ape32[h]);
+  }
+  for (const auto& [nodes, acc] : by_nodes)
+    q.heldout_by_nodes.push_back(NodeCountError{nodes, acc.second, acc.first / acc.second});
+  if (o.fit.net) q.model_selection = o.fit.netfit.candidates;
+  q.fixed = o.fit.fixed_coefficients();
+  q.warnings = input_warnings(points, train, o.fit.free_coefficients());
   return o;
+}
+
+FitOutcome fit_with_protocol(FitProtocol p, const std::vector<models::SpeedPoint>& points, double model_size,
+                             int gpus_per_node, const std::string& origin) {
+  FitRequest r;
+  r.protocol = p;
+  r.gpus_per_node = gpus_per_node;
+  r.model_size = model_size;
+  r.origin = origin;
+  return fit_with_request(r, points);
 }
 
 namespace {
@@ -259,16 +562,48 @@ nlohmann::json num_or_null(double v) {
 }  // namespace
 
 nlohmann::json quality_json(const FitQuality& q) {
-  return nlohmann::json{{"protocol", q.protocol},
-                        {"points_total", q.points_total},
-                        {"points_fit", q.points_fit},
-                        {"r2", num_or_null(q.r2)},
-                        {"mape_fit_pct", num_or_null(q.mape_fit)},
-                        {"cv_leave_one_gpu_count_out_mape_pct", num_or_null(q.cv_mape)},
-                        {"points_heldout", q.points_heldout},
-                        {"mape_heldout_pct", num_or_null(q.mape_heldout)},
-                        {"points_heldout_16plus", q.points_heldout_16},
-                        {"mape_heldout_16plus_pct", num_or_null(q.mape_heldout_16)}};
+  nlohmann::json j{{"protocol", q.protocol},
+                   {"points_total", q.points_total},
+                   {"points_fit", q.points_fit},
+                   {"r2", num_or_null(q.r2)},
+                   {"mape_fit_pct", num_or_null(q.mape_fit)},
+                   {"cv_leave_one_gpu_count_out_mape_pct", num_or_null(q.cv_mape)},
+                   {"points_heldout", q.points_heldout},
+                   {"mape_heldout_pct", num_or_null(q.mape_heldout)},
+                   {"points_heldout_16plus", q.points_heldout_16},
+                   {"mape_heldout_16plus_pct", num_or_null(q.mape_heldout_16)}};
+  j["model"] = q.model;
+  j["probes"] = q.probes;
+  j["gpus_per_node"] = q.gpus_per_node;
+  j["gpus_per_node_inferred"] = q.gpus_per_node_inferred;
+  j["points_heldout_32plus"] = q.points_heldout_32;
+  j["mape_heldout_32plus_pct"] = num_or_null(q.mape_heldout_32);
+  j["median_ape_heldout_32plus_pct"] = num_or_null(q.median_heldout_32);
+  nlohmann::json by = nlohmann::json::array();
+  for (const auto& b : q.heldout_by_nodes)
+    by.push_back({{"nodes", b.nodes}, {"points", b.points}, {"mape_pct", num_or_null(b.mape)}});
+  j["mape_heldout_by_nodes"] = by;
+  nlohmann::json sel = nlohmann::json::array();
+  for (const auto& c : q.model_selection) {
+    sel.push_back({{"variant", models::to_string(c.variant)},
+                   {"free_coefficients", c.free_coefficients},
+                   {"fixed", c.fixed},
+                   {"lopo_mape_pct", num_or_null(c.lopo_mape_pct)}});
+  }
+  j["model_selection"] = sel;
+  j["fixed_coefficients"] = q.fixed;
+  j["warnings"] = q.warnings;
+  nlohmann::json un = nlohmann::json::array();
+  for (const auto& u : q.unprofiled) {
+    un.push_back({{"gpus", u.w},
+                  {"nodes", u.nodes},
+                  {"global_batch", u.global_batch},
+                  {"measured_s", u.measured_s},
+                  {"predicted_s", num_or_null(u.predicted_s)},
+                  {"ape_pct", num_or_null(u.ape_pct)}});
+  }
+  j["unprofiled"] = un;
+  return j;
 }
 
 nlohmann::json class_entry_json(const std::string& name, const std::string& description, const SpeedFit& fit,

@@ -1,6 +1,7 @@
 // sim/beliefs/speed_fit.h — speed models fitted from measured points under a named profiling protocol (`paper`,
-// `two-level`, `multi-node`, or every point), and the fit quality: R^2, leave-one-GPU-count-out MAPE, prediction
-// error at the points the protocol did not profile (in particular at 16+ GPUs). Doc: docs/heldout.md.
+// `two-level`, `multi-node`, `two-node`, or every point) or an explicit probe set, and the fit quality: R^2,
+// leave-one-GPU-count-out MAPE, the model's leave-one-probe-out choice, the prediction at every point not profiled
+// (MAPE overall, at 16+ and 32+ GPUs, per node count) and warnings on degenerate input. Doc: docs/heldout.md.
 #pragma once
 
 #include <string>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/fit.h"
+#include "models/network_model.h"
 #include "models/step_time_model.h"
 #include "sim/beliefs/multi_node_model.h"
 #include "workloads/job_class.h"
@@ -20,7 +22,9 @@ namespace ringsched {
 // two multi-node probes: 2 GPUs on 2 nodes and 2*gpus_per_node GPUs on 2 nodes (Pollux: placements 11 and 44).
 // eq5-all / two-level-all: the same models fitted on every point (no held-out points).
 // multi-node: the model of sim/beliefs/multi_node_model.h on 1, 2, 4 GPUs in one node plus probes 11, 44, 4444.
-enum class FitProtocol { kPaper, kTwoLevel, kEq5All, kTwoLevelAll, kMultiNode };
+// two-node: the `net` model (models/network_model.h, variant chosen by leave-one-probe-out error) on every point
+// spanning at most 2 nodes. net-all: the same model on every point.
+enum class FitProtocol { kPaper, kTwoLevel, kEq5All, kTwoLevelAll, kMultiNode, kTwoNode, kNetAll };
 
 std::vector<std::string> fit_protocol_names();
 FitProtocol parse_fit_protocol(const std::string& name, const std::string& where);
@@ -29,6 +33,24 @@ std::string to_string(FitProtocol p);
 bool protocol_profiles(FitProtocol p, int w, int nodes, int gpus_per_node);
 // Minimum number of points the protocol's model needs.
 int protocol_min_points(FitProtocol p);
+// Whether the protocol's model needs a point spanning several nodes (two-level, multi-node, two-node and theirs).
+bool protocol_needs_multi_node(FitProtocol p);
+// The model family a protocol fits: "eq5", "two-level", "multi-node" or "net".
+std::string protocol_model(FitProtocol p);
+
+// A profiled position: w GPUs over `nodes` nodes. Written in configs as a GPU count (packed on nodes: ceil(w / GPUs
+// per node)), a placement string of per-node GPU counts ("44": 8 GPUs on 2 nodes) or {"gpus", "nodes"}; on the
+// command line (parse_probe_token) as a GPU count ("8"), a placement with '+' ("4+4") or GPUs@nodes ("8@2").
+struct ProbePoint {
+  int w = 1;
+  int nodes = 1;
+  bool packed = false;  // given as a GPU count: nodes follows the GPUs per node
+  std::string label;    // as written ("4", "44", "4+4"); empty: derived
+  [[nodiscard]] bool matches(int pw, int pnodes, int gpus_per_node) const;
+  [[nodiscard]] std::string text() const;  // the label, else "4" or "8 GPUs on 2 nodes"
+};
+// One token of `--probes`; InputError naming `where` and the token when malformed.
+ProbePoint parse_probe_token(const std::string& token, const std::string& where);
 
 // step = t0 m/w + t3 + (w-1) t1 + ((w-1)/w) n t2, with (t1, t2) = (t1_intra, t2_intra) within one node and
 // (t1_inter, t2_inter) across nodes.
@@ -47,6 +69,8 @@ struct SpeedFit {
   FitProtocol protocol = FitProtocol::kPaper;
   bool two_level = false;
   bool multi_node = false;
+  bool net = false;
+  models::NetFit netfit;  // net: the chosen variant and every candidate's leave-one-probe-out error
   models::Eq5Coeffs eq5;
   TwoLevelCoeffs two;
   MultiNodeCoeffs multi;
@@ -55,6 +79,11 @@ struct SpeedFit {
   // The fitted model as a speed kind: `eq5`, or `allreduce` (ring, intra/inter-node parameters) for two-level.
   [[nodiscard]] models::StepTimeModelPtr model() const;
   [[nodiscard]] nlohmann::json speed_json() const;
+  // "eq5", "two-level", "multi-node", or "net:<variant>".
+  [[nodiscard]] std::string model_name() const;
+  // Coefficients that the model has but were not fitted (none identifiable from the points): fixed at 0.
+  [[nodiscard]] std::vector<std::string> fixed_coefficients() const;
+  [[nodiscard]] int free_coefficients() const;
 };
 
 // Fits the protocol's model on exactly these points (the caller selects them). Throws InputError naming `origin`
@@ -65,8 +94,28 @@ SpeedFit fit_speed_points(FitProtocol p, const std::vector<models::SpeedPoint>& 
 // MAPE (percent) of predicted speeds (1/step) against measured ones; NaN for no points.
 double speed_mape(const SpeedFit& f, const std::vector<models::SpeedPoint>& points);
 
+// A measured point the fit did not use, and what the fit predicts there.
+struct UnprofiledPoint {
+  int w = 1;
+  int nodes = 1;
+  double global_batch = 0.0;
+  double measured_s = 0.0;
+  double predicted_s = 0.0;
+  double ape_pct = 0.0;  // speed APE: |measured / predicted - 1| x 100
+};
+
+struct NodeCountError {
+  int nodes = 1;
+  int points = 0;
+  double mape = 0.0;
+};
+
 struct FitQuality {
   std::string protocol;
+  std::string model;      // SpeedFit::model_name()
+  std::string probes;     // "protocol points" or the probe list
+  int gpus_per_node = 0;  // used to place packed probes and the protocols' points
+  bool gpus_per_node_inferred = false;
   int points_total = 0;
   int points_fit = 0;
   double r2 = 0.0;
@@ -76,6 +125,14 @@ struct FitQuality {
   double mape_heldout = 0.0;     // NaN if none
   int points_heldout_16 = 0;     // of them, at 16+ GPUs
   double mape_heldout_16 = 0.0;  // NaN if none
+  int points_heldout_32 = 0;
+  double mape_heldout_32 = 0.0;    // NaN if none
+  double median_heldout_32 = 0.0;  // median speed APE at 32+ GPUs; NaN if none
+  std::vector<NodeCountError> heldout_by_nodes;
+  std::vector<UnprofiledPoint> unprofiled;
+  std::vector<models::NetCandidate> model_selection;  // net models: every variant's leave-one-probe-out MAPE
+  std::vector<std::string> fixed;                     // coefficients fixed at 0 (not identifiable)
+  std::vector<std::string> warnings;                  // degenerate input: duplicates, too few GPU counts, no variance
 };
 
 struct FitOutcome {
@@ -83,7 +140,23 @@ struct FitOutcome {
   FitQuality quality;
 };
 
-// Selects the protocol's points out of `points`, fits, and scores.
+// What to fit: the protocol (its model, and its points unless probes are given), the GPUs per node (0: inferred).
+struct FitRequest {
+  FitProtocol protocol = FitProtocol::kPaper;
+  std::vector<ProbePoint> probes;  // non-empty: fit on exactly the measured points at these positions
+  int gpus_per_node = 0;           // 0: infer_gpus_per_node(points)
+  double model_size = 0.0;
+  std::string origin;  // names the input in messages
+};
+
+// The smallest GPUs per node consistent with the points: max over points of ceil(w / nodes), and of w on one node.
+int infer_gpus_per_node(const std::vector<models::SpeedPoint>& points);
+
+// Selects the points (protocol or probes), fits, and scores. InputError naming `origin` for probes the points lack
+// (all of them named), GPUs per node smaller than a one-node point, or too few points (saying which measured
+// positions would make it fit).
+FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::SpeedPoint>& points);
+// The same with the protocol's own points.
 FitOutcome fit_with_protocol(FitProtocol p, const std::vector<models::SpeedPoint>& points, double model_size,
                              int gpus_per_node, const std::string& origin);
 

@@ -12,27 +12,40 @@ Command add_fit_command(CLI::App& app) {
   auto o = std::make_shared<FitCommandOptions>();
   auto* fit = app.add_subcommand(
       "fit",
-      "Fit a speed model to measured points under a profiling protocol; print a catalog class entry and the fit "
-      "quality (R^2, leave-one-GPU-count-out MAPE, error at unprofiled points). Formats: docs/heldout.md");
+      "Fit a speed model to measured points under a profiling protocol or on declared probes; print a catalog class "
+      "entry and the fit quality (R^2, leave-one-GPU-count-out MAPE, the model's leave-one-probe-out choice, the "
+      "prediction at every unprofiled point, warnings). Formats: docs/heldout.md");
   fit->add_option("--pollux", o->pollux,
                   "A Pollux application (cifar10, imagenet, bert, ncf, yolov3, deepspeech2), "
-                  "or `all` for the protocol comparison table");
+                  "or `all` for the protocol study (three tables)");
   fit->add_option("--csv", o->csv, "Plain CSV of measured points: gpus,nodes,global_batch,step_seconds");
   fit->add_option("--measurement", o->measurements, "Profiler measurement files (ringsched-profile output)");
-  fit->add_option("--protocol", o->protocol, "paper, two-level (default), eq5-all, two-level-all or multi-node");
+  fit->add_option("--protocol", o->protocol,
+                  "auto (default: two-node when the points include 2-node measurements, else paper), paper, "
+                  "two-level, multi-node, two-node, eq5-all, two-level-all or net-all; the model, and the points "
+                  "profiled unless --probes is given");
+  fit->add_option("--probes", o->probes,
+                  "Fit only on these positions, comma-separated: a GPU count packed on nodes (8), a placement of "
+                  "per-node GPU counts (4+4) or GPUs@nodes (8@2); every other point is predicted and scored")
+      ->delimiter(',');
   fit->add_option("--pollux-dir", o->pollux_dir, "Pollux data folder (default: the shipped one)");
   fit->add_option("--name", o->name, "Class name of the entry (default: the application, or `fitted`)");
   fit->add_option("--model-size", o->model_size, "Model size in millions of parameters (required with --csv)");
-  fit->add_option("--gpus-per-node", o->gpus_per_node, "GPUs per node, for the protocols' points (default 4)")
+  fit->add_option("--gpus-per-node", o->gpus_per_node,
+                  "GPUs per node, to place packed probes and the protocols' points (default: inferred from the "
+                  "points, the most GPUs any point puts on one node)")
       ->check(CLI::Range(1, 1024));
   fit->add_option("--work-samples", o->work_samples, "Work to convergence in samples for the entry");
   fit->add_option("--max-gpus", o->max_gpus, "gpus.max of the entry (default 64)")->check(CLI::Range(1, 1 << 20));
   fit->add_option("--out", o->out, "Also write the JSON to this file (atomically)");
   fit->footer(
-      "Examples:\n  ringsched fit --pollux all                 # paper vs two-level on every application\n"
+      "Examples:\n  ringsched fit --pollux all                 # every protocol on every application, and the\n"
+      "                                             # two-node study (error at 32+ GPUs from <= 2-node probes)\n"
       "  ringsched fit --pollux imagenet --protocol paper\n"
-      "  ringsched fit --csv my_points.csv --model-size 25.6 --name resnet50 --work-samples 1.2e8");
-  return {fit, [o] { return run_fit_command(*o, std::cout); }};
+      "  ringsched fit --pollux bert --probes 1,2,4,4+4   # packed probes of at most 2 nodes; the rest is scored\n"
+      "  ringsched fit --csv my_points.csv --name resnet50 --work-samples 1.2e8   # protocol and GPUs/node inferred\n"
+      "  ringsched fit --csv my_points.csv --probes 1,2,4,8,16 --model-size 25.6");
+  return {fit, [o] { return run_fit_command(*o, std::cout, std::cerr); }};
 }
 
 }  // namespace ringsched::cli

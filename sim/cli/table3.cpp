@@ -36,9 +36,9 @@ void add_heldout_options(CLI::App* t3, Table3Options& o) {
       ->check(CLI::IsMember({"in-sample", "held-out", "both"}));
   t3->add_option("--heldout-protocol", o.protocol,
                  "Held-out: profiling protocol of the history beliefs (beliefs.history.protocol): paper (1, 2, 4 GPUs "
-                 "in one node), two-level (plus 2 and 8 GPUs on 2 nodes) or multi-node (plus placements 11, 44, "
-                 "4444)")
-      ->check(CLI::IsMember({"paper", "two-level", "multi-node"}));
+                 "in one node), two-level (plus 2 and 8 GPUs on 2 nodes), multi-node (plus placements 11, 44, "
+                 "4444) or two-node (the net model on every measured position of at most 2 nodes)")
+      ->check(CLI::IsMember({"paper", "two-level", "multi-node", "two-node"}));
   t3->add_option("--noise-sigma", o.noise_sigma,
                  "Held-out: per-job lognormal noise sigma on speed and work (workload.speed_sigma and work_sigma; "
                  "default 0.1); the training runs follow it")

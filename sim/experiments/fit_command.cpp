@@ -2,6 +2,7 @@
 #include "sim/experiments/fit_command.h"
 #include "sim/experiments/fit_study.h"
 
+#include <algorithm>
 #include <ostream>
 
 #include "models/fit.h"
@@ -33,7 +34,8 @@ struct FitInput {
   double model_size = 0.0;
   std::string origin;
   std::string name;
-  std::string description;
+  std::string description;   // completed with " under protocol P" once the protocol is known
+  std::string speed_source;  // "Speed: protocol P on <speed_source>."
   std::vector<std::string> derivation;
   BatchMode mode = BatchMode::kFixedGlobal;
   double batch = 0.0;
@@ -41,7 +43,7 @@ struct FitInput {
   nlohmann::json eq1 = nullptr;
 };
 
-FitInput pollux_input(const FitCommandOptions& o, const std::string& dir, FitProtocol proto) {
+FitInput pollux_input(const FitCommandOptions& o, const std::string& dir) {
   FitInput in;
   const auto app = pollux_app(dir, o.pollux);
   in.origin = app->dir;
@@ -49,12 +51,11 @@ FitInput pollux_input(const FitCommandOptions& o, const std::string& dir, FitPro
   in.model_size = o.model_size > 0.0 ? o.model_size : pollux_model_size(o.pollux);
   const PolluxClassChoice ch = pollux_class_choice(*app);
   in.name = o.name.empty() ? o.pollux : o.name;
-  in.description = "Pollux " + o.pollux + " fitted under protocol " + to_string(proto);
+  in.description = "Pollux " + o.pollux + " fitted";
   in.mode = BatchMode::kFixedPerWorker;
   in.batch = ch.local_batch;
   in.work = o.work_samples > 0.0 ? o.work_samples : pollux_work_samples(*app, ch.validation_batch);
-  in.derivation.push_back("Speed: protocol " + to_string(proto) + " on " + in.origin +
-                          "/placements.csv + scalability.csv.");
+  in.speed_source = in.origin + "/placements.csv + scalability.csv";
   in.derivation.push_back("Work: samples to the target metric in validation-" + std::to_string(ch.validation_batch) +
                           ".csv (docs/heldout.md).");
   const auto loss = pollux_loss_points(*app, ch.validation_batch);
@@ -69,21 +70,20 @@ FitInput pollux_input(const FitCommandOptions& o, const std::string& dir, FitPro
   return in;
 }
 
-FitInput csv_input(const FitCommandOptions& o, FitProtocol proto) {
+FitInput csv_input(const FitCommandOptions& o) {
   FitInput in;
   in.origin = o.csv;
   in.points = read_points_csv(o.csv);
-  if (!(o.model_size > 0.0)) throw InputError("--model-size: required (> 0, millions of parameters) with --csv");
-  in.model_size = o.model_size;
+  in.model_size = o.model_size;  // required unless the model ignores it (checked once the protocol is known)
   in.name = o.name.empty() ? "fitted" : o.name;
-  in.description = "Fitted from " + o.csv + " under protocol " + to_string(proto);
+  in.description = "Fitted from " + o.csv;
   in.batch = in.points.front().global_batch;
   in.work = o.work_samples;
-  in.derivation.push_back("Speed: protocol " + to_string(proto) + " on " + o.csv + ".");
+  in.speed_source = o.csv;
   return in;
 }
 
-FitInput measurement_input(const FitCommandOptions& o, FitProtocol proto) {
+FitInput measurement_input(const FitCommandOptions& o) {
 #ifdef RINGSCHED_HAVE_MEASUREMENT
   FitInput in;
   std::vector<profiler::Measurement> ms;
@@ -93,16 +93,14 @@ FitInput measurement_input(const FitCommandOptions& o, FitProtocol proto) {
   in.model_size = o.model_size > 0.0 ? o.model_size : profiler::measurement_model_size(ms) / 1e6;
   in.origin = o.measurements.front();
   in.name = o.name.empty() ? "fitted" : o.name;
-  in.description = "Fitted from profiler measurements under protocol " + to_string(proto);
+  in.description = "Fitted from profiler measurements";
   in.mode = BatchMode::kFixedPerWorker;
   in.batch = in.points.front().global_batch / in.points.front().w;
   in.work = o.work_samples;
-  in.derivation.push_back("Speed: protocol " + to_string(proto) + " on " + std::to_string(o.measurements.size()) +
-                          " measurement file(s).");
+  in.speed_source = std::to_string(o.measurements.size()) + " measurement file(s)";
   return in;
 #else
   (void)o;
-  (void)proto;
   throw InputError(
       "--measurement: this ringsched was built without the profiler's measurement library "
       "(configure with -DRINGSCHED_BUILD_PROFILER=ON); use --csv with gpus,nodes,global_batch,step_seconds");
@@ -111,13 +109,45 @@ FitInput measurement_input(const FitCommandOptions& o, FitProtocol proto) {
 
 }  // namespace
 
-int run_fit_command(const FitCommandOptions& o, std::ostream& out) {
+namespace {
+
+// `auto`: two-node when the points include a 2-node measurement and one on a single node, else paper when they hold
+// enough one-node power-of-two counts, else eq5-all. The reason goes to stderr and quality.protocol_choice.
+FitProtocol choose_protocol(const std::vector<models::SpeedPoint>& pts, int g, std::string& why) {
+  const bool one = std::any_of(pts.begin(), pts.end(), [](const auto& p) { return p.nodes == 1; });
+  const bool two = std::any_of(pts.begin(), pts.end(), [](const auto& p) { return p.nodes == 2; });
+  if (one && two) {
+    why =
+        "the points include measurements on one node and on 2 nodes, so two-node fits the net model on every "
+        "point spanning at most 2 nodes";
+    return FitProtocol::kTwoNode;
+  }
+  int paper = 0;
+  for (const auto& p : pts)
+    if (protocol_profiles(FitProtocol::kPaper, p.w, p.nodes, g)) ++paper;
+  if (paper >= protocol_min_points(FitProtocol::kPaper)) {
+    why = std::string("the points have no ") + (one ? "2-node measurement" : "one-node measurement") +
+          ", so paper fits Eq. 5 on the power-of-two GPU counts of one node";
+    return FitProtocol::kPaper;
+  }
+  why = "too few points on one or two nodes for two-node or paper, so eq5-all fits Eq. 5 on every point";
+  return FitProtocol::kEq5All;
+}
+
+}  // namespace
+
+int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream& err) {
   const int sources = (o.pollux.empty() ? 0 : 1) + (o.csv.empty() ? 0 : 1) + (o.measurements.empty() ? 0 : 1);
   if (sources != 1) throw InputError("fit: give exactly one of --pollux, --csv or --measurement");
   const std::string dir = o.pollux_dir.empty() ? default_pollux_dir() : o.pollux_dir;
   if (o.pollux == "all") {
+    if (!o.probes.empty() || o.protocol != "auto") {
+      throw InputError(
+          "--pollux all prints the fixed study (every protocol); --protocol and --probes apply to one "
+          "input (--pollux APP, --csv or --measurement)");
+    }
     out << render_pollux_protocol_table(dir, {FitProtocol::kPaper, FitProtocol::kTwoLevel, FitProtocol::kMultiNode})
-        << render_pollux_heldout_summary(dir);
+        << render_pollux_heldout_summary(dir) << render_two_node_study(dir);
     return 0;
   }
   // Flags are numbers from a user: CLI11 accepts inf and nan, and absurd sizes overflow the fit.
@@ -128,23 +158,74 @@ int run_fit_command(const FitCommandOptions& o, std::ostream& out) {
   if (!(o.work_samples >= 0.0 && o.work_samples <= 1e18)) {
     throw InputError("--work-samples: must be between 0 and 1e18 samples, got " + std::to_string(o.work_samples));
   }
-  const FitProtocol proto = parse_fit_protocol(o.protocol, "--protocol");
-  FitInput in = !o.pollux.empty() ? pollux_input(o, dir, proto)
-                : !o.csv.empty()  ? csv_input(o, proto)
-                                  : measurement_input(o, proto);
+  FitRequest req;
+  for (const auto& t : o.probes)
+    req.probes.push_back(parse_probe_token(t, "--probes"));
+  const bool automatic = o.protocol == "auto";
+  const FitProtocol named = automatic ? FitProtocol::kTwoNode : parse_fit_protocol(o.protocol, "--protocol");
+  FitInput in = !o.pollux.empty() ? pollux_input(o, dir) : !o.csv.empty() ? csv_input(o) : measurement_input(o);
+  req.gpus_per_node = o.gpus_per_node;
+  req.model_size = in.model_size;
+  req.origin = in.origin;
+  std::string why;
+  if (automatic) {
+    const int g = o.gpus_per_node > 0 ? o.gpus_per_node : infer_gpus_per_node(in.points);
+    std::vector<models::SpeedPoint> pool = in.points;
+    if (!req.probes.empty()) {
+      pool.clear();
+      for (const auto& q : in.points)
+        for (const auto& pr : req.probes)
+          if (pr.matches(q.w, q.nodes, g)) {
+            pool.push_back(q);
+            break;
+          }
+    }
+    req.protocol = choose_protocol(pool, g, why);
+    why = "protocol " + to_string(req.protocol) + " chosen automatically: " + why;
+  } else {
+    req.protocol = named;
+  }
+  in.description += " under protocol " + to_string(req.protocol);
+  in.derivation.insert(in.derivation.begin(),
+                       "Speed: protocol " + to_string(req.protocol) + " on " + in.speed_source + ".");
+  if (!(in.model_size > 0.0)) {
+    if (protocol_model(req.protocol) != "net") {
+      throw InputError("--model-size: required (> 0, millions of parameters) with --csv for the " +
+                       protocol_model(req.protocol) + " model of protocol " + to_string(req.protocol) +
+                       " (the net model of two-node and net-all does not use it)");
+    }
+    in.model_size = 1.0;
+    in.derivation.push_back("model_size_mparams: PLACEHOLDER 1 (the net model does not use it); pass --model-size.");
+  }
+  if (!req.probes.empty()) {
+    std::string list;
+    for (const auto& t : o.probes)
+      list += (list.empty() ? "" : ",") + t;
+    in.derivation.push_back("Probes: " + list + " (the " + protocol_model(req.protocol) + " model of protocol " +
+                            to_string(req.protocol) + ").");
+  }
   if (!(in.work > 0.0)) {
     in.work = 1e6;
     in.derivation.push_back("Work: PLACEHOLDER 1e6 samples; pass --work-samples or edit work.samples.");
   }
   FitOutcome fo;
   try {
-    fo = fit_with_protocol(proto, in.points, in.model_size, o.gpus_per_node, in.origin);
+    fo = fit_with_request(req, in.points);
   } catch (const std::invalid_argument& e) {  // the model library's own checks, as input errors naming the source
     throw InputError(in.origin + ": cannot fit: " + e.what());
   }
+  if (!why.empty()) err << "ringsched fit: " << why << " (--protocol chooses)\n";
+  if (fo.quality.gpus_per_node_inferred) {
+    err << "ringsched fit: " << fo.quality.gpus_per_node << " GPUs per node, inferred from the points "
+        << "(--gpus-per-node sets it)\n";
+  }
+  for (const auto& w : fo.quality.warnings)
+    err << "ringsched fit: warning: " << w << "\n";
+  nlohmann::json quality = quality_json(fo.quality);
+  quality["protocol_choice"] = why.empty() ? nlohmann::json("given by --protocol") : nlohmann::json(why);
   nlohmann::json doc{{"class", class_entry_json(in.name, in.description, fo.fit, in.mode, in.batch, in.work, o.max_gpus,
                                                 in.derivation)},
-                     {"quality", quality_json(fo.quality)},
+                     {"quality", quality},
                      {"eq1", in.eq1}};
   const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   if (!o.out.empty()) write_file_atomic(o.out, text);

@@ -14,19 +14,21 @@ struct FitCommandOptions {
   std::string pollux;                     // application name, or "all" for the protocol comparison table
   std::string csv;                        // plain points CSV
   std::vector<std::string> measurements;  // profiler measurement files
-  std::string protocol = "two-level";
-  std::string pollux_dir;   // "" = default_pollux_dir()
-  std::string name;         // class name for CSV / measurement input
-  double model_size = 0.0;  // millions of parameters (CSV input; required)
-  int gpus_per_node = 4;
-  double work_samples = 0.0;  // CSV / measurement input; 0 = a placeholder the user must replace (flagged)
+  std::string protocol = "auto";          // a protocol name, or auto: the richest the points support
+  std::vector<std::string> probes;        // non-empty: fit on these positions only (tokens of parse_probe_token)
+  std::string pollux_dir;                 // "" = default_pollux_dir()
+  std::string name;                       // class name for CSV / measurement input
+  double model_size = 0.0;                // millions of parameters (CSV input; required)
+  int gpus_per_node = 0;                  // 0: inferred from the points
+  double work_samples = 0.0;              // CSV / measurement input; 0 = a placeholder the user must replace (flagged)
   int max_gpus = 64;
   std::string format = "json";  // json (entry + quality) or md (Pollux comparison table)
   std::string out;              // write the JSON here too (atomically)
 };
 
-// Runs `ringsched fit`; writes the result to `out`. Throws InputError for bad input.
-int run_fit_command(const FitCommandOptions& o, std::ostream& out);
+// Runs `ringsched fit`; writes the result to `out`, notes (the protocol chosen, warnings) to `err`. Throws InputError
+// for bad input.
+int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream& err);
 // Whether profiler measurement files can be read (built with ringsched_measurement).
 bool fit_has_measurement_support();
 

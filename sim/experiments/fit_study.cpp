@@ -143,6 +143,125 @@ std::string render_pollux_heldout_summary(const std::string& pollux_dir) {
   return out.str();
 }
 
+namespace {
+
+// One column of the two-node study: which measured points are probes, and which model is fitted on them.
+struct StudyColumn {
+  std::string title;
+  FitProtocol model;  // the protocol whose model is fitted (its own point selection is not used)
+  bool (*probe)(const models::SpeedPoint&);
+};
+
+bool paper_probe(const models::SpeedPoint& p) {
+  return protocol_profiles(FitProtocol::kPaper, p.w, p.nodes, 4);
+}
+bool two_level_probe(const models::SpeedPoint& p) {
+  return protocol_profiles(FitProtocol::kTwoLevel, p.w, p.nodes, 4);
+}
+bool two_node_probe(const models::SpeedPoint& p) {
+  return p.nodes <= 2;
+}
+// The shape of a packed table's <= 2-node rows: 1, 2, 4 GPUs and 8 on 2 nodes (placement 44).
+bool packed_two_node_probe(const models::SpeedPoint& p) {
+  return (p.w & (p.w - 1)) == 0 && p.w <= 8 && p.nodes == packed_nodes(p.w, 4);
+}
+bool multi_node_probe(const models::SpeedPoint& p) {
+  return protocol_profiles(FitProtocol::kMultiNode, p.w, p.nodes, 4);
+}
+
+// Median over (w, per-GPU batch) of mean step on 2 nodes / mean step on 3-4 nodes, where both were measured.
+double two_node_ratio(const std::vector<models::SpeedPoint>& pts) {
+  std::map<std::pair<int, double>, std::pair<std::vector<double>, std::vector<double>>> by;
+  for (const auto& p : pts) {
+    if (p.nodes == 2) by[{p.w, p.global_batch / p.w}].first.push_back(p.step_seconds);
+    if (p.nodes == 3 || p.nodes == 4) by[{p.w, p.global_batch / p.w}].second.push_back(p.step_seconds);
+  }
+  std::vector<double> r;
+  for (const auto& [k, v] : by)
+    if (!v.first.empty() && !v.second.empty()) r.push_back(mean_of(v.first) / mean_of(v.second));
+  return median_of(r);
+}
+
+std::string format_ratio(double v) {
+  if (!std::isfinite(v)) return "n/a";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string render_two_node_study(const std::string& pollux_dir) {
+  const std::vector<StudyColumn> cols{
+      {"paper: eq5 on 1, 2, 4", FitProtocol::kPaper, paper_probe},
+      {"two-level: two-level on 1, 2, 4, 1+1, 4+4", FitProtocol::kTwoLevel, two_level_probe},
+      {"two-node probes: eq5", FitProtocol::kEq5All, two_node_probe},
+      {"two-node probes: two-level", FitProtocol::kTwoLevelAll, two_node_probe},
+      {"**two-node: net**", FitProtocol::kTwoNode, two_node_probe},
+      {"packed 1, 2, 4, 4+4: net", FitProtocol::kTwoNode, packed_two_node_probe},
+      {"(multi-node, 4-node probe)", FitProtocol::kMultiNode, multi_node_probe}};
+  std::ostringstream out;
+  out << "\nTwo-node study: speed APE at 32+ GPUs (the scalability.csv rows on 8-16 nodes of 4 GPUs), mean / median "
+         "per application, fitted on probes of at most 2 nodes (the last column uses a 4-node probe and is for "
+         "reference); `2n / 3-4n` = median ratio of step times on 2 nodes to 3-4 nodes at equal GPUs and per-GPU "
+         "batch.\n\n| application | 32+ pts |";
+  for (const auto& c : cols)
+    out << ' ' << c.title << " mean | median |";
+  out << " 2n / 3-4n |\n|---|---|";
+  for (std::size_t i = 0; i < cols.size(); ++i)
+    out << "---|---|";
+  out << "---|\n";
+  std::vector<std::vector<double>> means(cols.size());
+  std::vector<std::vector<double>> medians(cols.size());
+  std::ostringstream sel;
+  sel << "\nThe net model's variants by leave-one-probe-out MAPE over the probes (probe = one (GPUs, nodes) "
+         "position, all its batches; the smallest wins, ties go to the simpler): every <= 2-node point / the packed "
+         "ones.\n\n| application | probes |";
+  for (auto v : models::net_variants())
+    sel << ' ' << models::to_string(v) << " |";
+  sel << " chosen | fixed at 0 |\n|---|---|";
+  for (std::size_t i = 0; i < models::net_variants().size(); ++i)
+    sel << "---|";
+  sel << "---|---|\n";
+  for (const auto& name : pollux_app_names()) {
+    const auto app = pollux_app(pollux_dir, name);
+    const auto pts = pollux_speed_points(*app);
+    const double n = pollux_model_size(name);
+    std::ostringstream row;
+    std::size_t count = 0;
+    for (std::size_t ci = 0; ci < cols.size(); ++ci) {
+      const auto& c = cols[ci];
+      std::vector<models::SpeedPoint> train;
+      for (const auto& q : pts)
+        if (c.probe(q)) train.push_back(q);
+      const SpeedFit f = fit_speed_points(c.model, train, n, app->dir);
+      std::vector<double> e;
+      for (const auto& q : pts)
+        if (q.w >= 32 && !c.probe(q)) e.push_back(ape(f.step_seconds(q.w, q.nodes, q.global_batch), q.step_seconds));
+      count = e.size();
+      means[ci].push_back(mean_of(e));
+      medians[ci].push_back(median_of(e));
+      row << ' ' << format_pct(means[ci].back()) << " | " << format_pct(medians[ci].back()) << " |";
+      if (f.net && c.probe != multi_node_probe) {
+        sel << "| " << name << " | " << (c.probe == two_node_probe ? "<= 2 nodes" : "packed 1, 2, 4, 4+4") << " ("
+            << train.size() << ") |";
+        for (const auto& cand : f.netfit.candidates)
+          sel << ' ' << format_pct(cand.lopo_mape_pct) << " |";
+        std::string fixed;
+        for (const auto& x : f.netfit.selected.fixed)
+          fixed += (fixed.empty() ? "" : ", ") + x;
+        sel << ' ' << models::to_string(f.netfit.selected.variant) << " | " << (fixed.empty() ? "-" : fixed) << " |\n";
+      }
+    }
+    out << "| " << name << " | " << count << " |" << row.str() << ' ' << format_ratio(two_node_ratio(pts)) << " |\n";
+  }
+  out << "| median over apps | |";
+  for (std::size_t ci = 0; ci < cols.size(); ++ci)
+    out << ' ' << format_pct(median_of(means[ci])) << " | " << format_pct(median_of(medians[ci])) << " |";
+  out << " |\n" << sel.str();
+  return out.str();
+}
+
 std::string render_pollux_protocol_table(const std::string& pollux_dir, const std::vector<FitProtocol>& protocols) {
   std::ostringstream out;
   out << "Speed prediction error of fitted models on the Pollux tables (4 GPUs per node): MAPE of speeds at the "

@@ -38,6 +38,13 @@ std::string format_pct(double v);
 // applications.
 std::string render_pollux_heldout_summary(const std::string& pollux_dir);
 
+// `ringsched fit --pollux all`, third part (Markdown): the two-node study. Speed APE at the 32+ GPU points (all on
+// 8-16 nodes) from probes of at most 2 nodes, mean / median per application and per (probes, model): paper,
+// two-level, every <= 2-node point under eq5 / two-level / net, the packed <= 2-node points (1, 2, 4, 4+4) under
+// net, and multi-node (a 4-node probe) for reference; the ratio of step times on 2 nodes to 3-4 nodes at equal GPUs
+// and batch; then the net model's leave-one-probe-out choice per application.
+std::string render_two_node_study(const std::string& pollux_dir);
+
 // Side-by-side comparison of protocols on every Pollux application (Markdown), as `ringsched fit --pollux all`.
 std::string render_pollux_protocol_table(const std::string& pollux_dir, const std::vector<FitProtocol>& protocols);
 

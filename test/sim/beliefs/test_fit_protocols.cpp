@@ -1,6 +1,8 @@
 // test/sim/beliefs/test_fit_protocols.cpp — the `multi-node` fit protocol: hand-computed step times, its probe
 // selection, exact recovery (zero held-out error) when the data follow its model, its table form, the noise-floor
-// estimates on hand-computed tables, and selection by name (CLI and held-out protocol).
+// estimates on hand-computed tables, and selection by name (CLI and held-out protocol). The `net` model and the
+// `two-node` protocol: hand-computed steps, recovery and variant choice, identifiability (fixed coefficients, no
+// dependence on model size), probes and their errors, warnings, automatic protocol and GPUs per node.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -10,6 +12,7 @@
 #include "sim/beliefs/speed_fit.h"
 #include "sim/experiments/fit_command.h"
 #include "sim/experiments/fit_study.h"
+#include "workloads/catalog.h"
 #include "workloads/pollux.h"
 
 using namespace ringsched;
@@ -130,9 +133,192 @@ TEST_CASE("sim::MultiNode: selectable by name in `ringsched fit` on a Pollux tab
   opt.pollux = "cifar10";
   opt.protocol = "multi-node";
   std::ostringstream out;
-  CHECK(run_fit_command(opt, out) == 0);
+  std::ostringstream err;
+  CHECK(run_fit_command(opt, out, err) == 0);
   const auto doc = nlohmann::json::parse(out.str());
   CHECK(doc.at("quality").at("protocol") == "multi-node");
   CHECK(doc.at("quality").at("points_fit") == 65);  // 5 probe placements x 11 per-GPU batches + 4444 x 10
   CHECK(doc.at("class").at("speed").at("kind") == "table");
+}
+
+// ---- the `net` model and the two-node protocol (models/network_model.h) ----
+
+namespace {
+const std::string kFitFixtures = std::string(RINGSCHED_TEST_DIR) + "/fixtures/heldout/";
+
+models::NetCoeffs known_net() {
+  models::NetCoeffs c;
+  c.per_sample = 0.01;
+  c.per_step = 0.1;
+  c.intra_bw = 0.2;
+  c.intra_hop = 0.01;
+  c.inter_bw = 0.5;
+  c.inter_const = 0.05;
+  c.inter_nic = 0.02;
+  return c;
+}
+
+// Every position of at most 2 nodes of 4 GPUs (1-4 GPUs on one node, 2-8 on two), per-GPU batches 16 and 32, step
+// times from the model.
+std::vector<models::SpeedPoint> two_node_points(const models::NetCoeffs& c) {
+  std::vector<models::SpeedPoint> pts;
+  for (int nodes = 1; nodes <= 2; ++nodes)
+    for (int w = nodes; w <= 4 * nodes; ++w)
+      for (double local : {16.0, 32.0})
+        pts.push_back({w, nodes, local * w, models::net_step_time(c, w, nodes, local * w)});
+  return pts;
+}
+}  // namespace
+
+TEST_CASE("models::Net: step time matches a hand computation", "[fit][net]") {
+  const models::NetCoeffs c = known_net();
+  // w = 4 on 1 node, m = 128 (b = 32): 0.01*32 + 0.1 + 0.2*2*(3/4) + 0.01*3 = 0.75
+  CHECK(models::net_step_time(c, 4, 1, 128.0) == Approx(0.75).epsilon(1e-12));
+  // w = 8 on 2 nodes, m = 256 (b = 32): 0.32 + 0.1 + 0.5*2*(7/8) + 0.05 + 0.02*2*7/2 = 1.485
+  CHECK(models::net_step_time(c, 8, 2, 256.0) == Approx(1.485).epsilon(1e-12));
+  // w = 1: compute only: 0.01*64 + 0.1
+  CHECK(models::net_step_time(c, 1, 1, 64.0) == Approx(0.74).epsilon(1e-12));
+  CHECK(models::NetStepTime(c).step_seconds(8, 2, 256.0) == Approx(1.485).epsilon(1e-12));
+}
+
+TEST_CASE("models::Net: data from a variant are recovered from 2-node probes and predict 16 nodes", "[fit][net]") {
+  models::NetCoeffs c = known_net();
+  c.inter_const = 0.0;  // a ring+nic truth
+  const auto pts = two_node_points(c);
+  const models::NetFit f = models::fit_net(pts);
+  REQUIRE(f.candidates.size() == 3);
+  CHECK(f.selected.variant == models::NetVariant::kRingNic);
+  CHECK(f.candidates[2].lopo_mape_pct < 1e-6);  // exact data: every left-out position predicted exactly
+  CHECK(f.candidates[0].lopo_mape_pct > 1.0);   // ring alone cannot express the shared-NIC term
+  CHECK(f.selected.fixed.empty());
+  CHECK(f.selected.coeffs.inter_nic == Approx(0.02).epsilon(1e-6));
+  CHECK(f.selected.coeffs.intra_hop == Approx(0.01).epsilon(1e-6));
+  // 64 GPUs on 16 nodes, never probed: 0.32 + 0.1 + 0.5*2*63/64 + 0.02*2*63/16 = 1.561875
+  CHECK(models::net_step_time(f.selected.coeffs, 64, 16, 64 * 32.0) == Approx(1.561875).epsilon(1e-6));
+}
+
+TEST_CASE("models::Net: coefficients the probes cannot identify are fixed at 0, so model size changes nothing",
+          "[fit][net]") {
+  // A packed table of 8-GPU nodes at one per-GPU batch (the common published shape): 1, 2, 4, 8 GPUs on one node,
+  // 16 on 2 nodes; truth from the model with a constant cross-node term the single 2-node position cannot separate.
+  std::vector<models::SpeedPoint> pts;
+  for (int w : {1, 2, 4, 8, 16, 32, 64}) {
+    const int nodes = (w + 7) / 8;
+    pts.push_back({w, nodes, 32.0 * w, models::net_step_time(known_net(), w, nodes, 32.0 * w)});
+  }
+  const models::NetVariantFit rc =
+      models::fit_net_variant({pts.begin(), pts.begin() + 5}, models::NetVariant::kRingConst);
+  // per_step duplicates per_sample at one batch; inter_const duplicates inter_bw at one multi-node position.
+  CHECK(rc.fixed == std::vector<std::string>{"per_step", "inter_const"});
+  CHECK(rc.free_coefficients == 4);
+  CHECK(rc.coeffs.per_step == 0.0);
+  CHECK(rc.coeffs.inter_const == 0.0);
+
+  FitRequest r;
+  r.protocol = FitProtocol::kTwoNode;
+  r.origin = "packed";
+  r.model_size = 25.6;
+  const FitOutcome a = fit_with_request(r, pts);
+  r.model_size = 138.0;
+  const FitOutcome b = fit_with_request(r, pts);
+  CHECK(a.quality.gpus_per_node == 8);  // inferred: 8 GPUs on one node
+  CHECK(a.quality.gpus_per_node_inferred);
+  CHECK(a.quality.points_fit == 5);
+  REQUIRE(a.quality.unprofiled.size() == 2);  // 32 and 64 GPUs
+  for (std::size_t i = 0; i < 2; ++i)
+    CHECK(a.quality.unprofiled[i].predicted_s == b.quality.unprofiled[i].predicted_s);
+  // The fit reproduces the probes; beyond, the ring term grows as 2(w-1)/w: hand-computed prediction at 32 GPUs
+  // from the fitted single cross-node coefficient x (x * 2 * 15/16 = truth's cross-node cost at 16 GPUs).
+  const double cross16 = 0.5 * 2 * 15.0 / 16 + 0.05 + 0.02 * 2 * 15 / 2;
+  const double x = cross16 / (2 * 15.0 / 16);
+  CHECK(a.quality.unprofiled[0].w == 32);
+  CHECK(a.quality.unprofiled[0].predicted_s == Approx(0.32 + 0.1 + x * 2 * 31.0 / 32).epsilon(1e-6));
+  CHECK(a.quality.points_heldout_32 == 2);  // every unprofiled point has 32+ GPUs here
+  CHECK(a.quality.mape_heldout_32 == Approx(a.quality.mape_heldout));
+  CHECK(a.quality.median_heldout_32 == Approx(a.quality.mape_heldout));  // the median of two is their mean
+  REQUIRE(a.quality.heldout_by_nodes.size() == 2);
+  CHECK(a.quality.heldout_by_nodes[0].nodes == 4);
+  CHECK(a.quality.heldout_by_nodes[1].nodes == 8);
+  CHECK(a.quality.model_selection.size() == 3);
+  CHECK(a.quality.model == "net:ring");  // ties go to the simplest variant
+}
+
+TEST_CASE("sim::Fit: probes select positions, missing ones and too few are exit-2 errors naming them", "[fit][net]") {
+  CHECK(parse_probe_token("8", "p").packed);
+  const ProbePoint pl = parse_probe_token("4+4", "p");
+  CHECK((pl.w == 8 && pl.nodes == 2 && !pl.packed));
+  const ProbePoint at = parse_probe_token("12@3", "p");
+  CHECK((at.w == 12 && at.nodes == 3));
+  for (const char* bad : {"0", "4+", "+4", "x", "3@4", "8@0", "", "99999999", "1e3"})
+    CHECK_THROWS_WITH(parse_probe_token(bad, "--probes"), Catch::Contains("--probes"));
+
+  const std::vector<models::SpeedPoint> pts = two_node_points(known_net());
+  FitRequest r;
+  r.protocol = FitProtocol::kTwoNode;
+  r.origin = "pts.csv";
+  r.probes = {parse_probe_token("1", "p"), parse_probe_token("2", "p"), parse_probe_token("4", "p"),
+              parse_probe_token("4+4", "p")};
+  const FitOutcome o = fit_with_request(r, pts);
+  CHECK(o.quality.points_fit == 8);           // 4 positions x 2 batches
+  CHECK(o.quality.points_heldout == 22 - 8);  // 11 positions x 2 batches, 4 of them probed
+  CHECK(o.quality.probes == "1,2,4,4+4");
+  for (const auto& u : o.quality.unprofiled) {
+    CHECK(u.ape_pct == Approx(100.0 * std::abs(u.measured_s / u.predicted_s - 1.0)));
+    CHECK_FALSE(((u.w == 8 && u.nodes == 2) || (u.nodes == 1 && (u.w == 1 || u.w == 2 || u.w == 4))));
+  }
+  r.probes.push_back(parse_probe_token("16", "p"));
+  r.probes.push_back(parse_probe_token("3@3", "p"));
+  CHECK_THROWS_WITH(fit_with_request(r, pts), Catch::Contains("pts.csv: no measured point at probe(s) '16'") &&
+                                                  Catch::Contains("'3@3' (3 GPU(s) on 3 node(s))"));
+  r.probes = {parse_probe_token("1", "p"), parse_probe_token("2", "p")};
+  CHECK_THROWS_WITH(fit_with_request(r, pts), Catch::Contains("too few points to fit: protocol two-node") &&
+                                                  Catch::Contains("none multi-node") &&
+                                                  Catch::Contains("the input also measures 2@2, 3@2") &&
+                                                  Catch::Contains("add some with --probes"));
+  r.probes.clear();
+  r.gpus_per_node = 2;  // the points put 4 GPUs on one node
+  CHECK_THROWS_WITH(fit_with_request(r, pts), Catch::Contains("up to 4 GPUs on one node"));
+}
+
+TEST_CASE("sim::Fit: degenerate input is fitted with warnings, and auto picks the protocol the points support",
+          "[fit][net]") {
+  // Four identical rows: the issue's case (R^2 = 1 and no warning before).
+  const std::vector<models::SpeedPoint> same(4, models::SpeedPoint{1, 1, 32.0, 0.1});
+  const FitOutcome o = fit_with_protocol(FitProtocol::kEq5All, same, 1.0, 0, "same.csv");
+  REQUIRE(o.quality.warnings.size() == 3);
+  CHECK_THAT(o.quality.warnings[0], Catch::StartsWith("3 duplicate row(s)"));
+  CHECK_THAT(o.quality.warnings[1], Catch::Contains("1 distinct GPU count(s) for 4 fitted coefficients"));
+  CHECK_THAT(o.quality.warnings[2], Catch::Contains("zero variance"));
+  CHECK(fit_with_protocol(FitProtocol::kTwoNode, two_node_points(known_net()), 1.0, 0, "p").quality.warnings.empty());
+
+  std::ostringstream out;
+  std::ostringstream err;
+  FitCommandOptions opt;
+  opt.pollux = "yolov3";
+  CHECK(run_fit_command(opt, out, err) == 0);
+  const auto doc = nlohmann::json::parse(out.str());
+  CHECK(doc.at("quality").at("protocol") == "two-node");
+  CHECK(doc.at("quality").at("gpus_per_node") == 4);
+  CHECK_THAT(err.str(), Catch::Contains("protocol two-node chosen automatically"));
+  CHECK(doc.at("class").at("speed").at("kind") == "net");
+  // The entry is a catalog class: it parses, and its model answers as the fit does.
+  const Catalog cat =
+      parse_catalog(nlohmann::json{{"name", "c"}, {"classes", nlohmann::json::array({doc.at("class")})}}, "f");
+  const auto& u = doc.at("quality").at("unprofiled").at(0);
+  CHECK(cat.classes[0].speed->step_seconds(u.at("gpus").get<int>(), u.at("nodes").get<int>(),
+                                           u.at("global_batch").get<double>()) ==
+        Approx(u.at("predicted_s").get<double>()).epsilon(1e-12));
+  // Probes on one node only (as a one-machine profile): paper, with GPUs per node inferred from every point (4).
+  opt.pollux.clear();
+  opt.csv = kFitFixtures + "points-eq5.csv";
+  opt.model_size = 20.0;
+  opt.probes = {"1", "2", "3", "4"};
+  out.str("");
+  err.str("");
+  CHECK(run_fit_command(opt, out, err) == 0);
+  const auto one = nlohmann::json::parse(out.str()).at("quality");
+  CHECK(one.at("protocol") == "paper");
+  CHECK(one.at("points_fit") == 8);  // the probes name the points; the protocol gives the model
+  CHECK(one.at("points_heldout") == 4);
+  CHECK_THAT(err.str(), Catch::Contains("protocol paper chosen automatically"));
 }

@@ -202,7 +202,7 @@ std::vector<BadCase> bad_cases() {
        ": beliefs.history.runs: must be between 1 and 1000, got 0");
   with("history-unknown-protocol", training({{"from", "training_runs"}, {"protocol", "guess"}}),
        ": beliefs.history.protocol: unknown fit protocol 'guess' (valid: paper, two-level, eq5-all, "
-       "two-level-all, multi-node)");
+       "two-level-all, multi-node, two-node, net-all)");
   with("history-probe-too-big", training({{"from", "training_runs"}, {"probes", {1, 2, 99}}}),
        ": beliefs.history.probes[2]: must be between 1 and 16, got 99");
   with("history-probe-bad-placement", training({{"from", "training_runs"}, {"probes", {1, "4x4"}}}),

@@ -136,6 +136,12 @@ TEST_CASE("sim::Heldout: history beliefs never read a truth the user brought as 
     CHECK(named);
   }
   check_history_never_reads_truth(truth, spec, "mine");
+  // The two-node protocol: the net model on every position of at most 2 nodes (1, 2, 3, 4, 2@2, 4@2, 6@2, 8@2).
+  spec.probes.clear();
+  spec.protocol = FitProtocol::kTwoNode;
+  const Catalog net = fit_history_catalog(truth.classes, make_training_data(truth, spec), spec, "own.json");
+  CHECK(net.classes[0].speed->kind() == "net");
+  check_history_never_reads_truth(truth, spec, "mine");
 }
 
 TEST_CASE("sim::Heldout: the built-in config is deterministic, and the same for any thread count", "[heldout]") {
