@@ -12,7 +12,8 @@ using namespace ringsched;
 
 namespace {
 
-// Read placements.csv + scalability.csv + validation files of one application and fit both protocols.
+// Read placements.csv + scalability.csv + validation files of one application and fit the paper and two-level
+// protocols.
 void BM_LoadAndFitApp(benchmark::State& state) {
   const std::string name = pollux_app_names()[static_cast<std::size_t>(state.range(0))];
   for (auto _ : state) {
@@ -26,6 +27,20 @@ void BM_LoadAndFitApp(benchmark::State& state) {
   state.SetLabel(name);
 }
 BENCHMARK(BM_LoadAndFitApp)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
+
+// The two-node protocol on one application's points (already read): three net variants, each with its
+// leave-one-probe-out folds, then the leave-one-GPU-count-out check and every unprofiled prediction.
+void BM_FitTwoNode(benchmark::State& state) {
+  const std::string name = pollux_app_names()[static_cast<std::size_t>(state.range(0))];
+  const auto app = pollux_app(default_pollux_dir(), name);
+  const auto pts = pollux_speed_points(*app);
+  for (auto _ : state) {
+    const FitOutcome o = fit_with_protocol(FitProtocol::kTwoNode, pts, pollux_model_size(name), 0, app->dir);
+    benchmark::DoNotOptimize(o.quality.mape_heldout);
+  }
+  state.SetLabel(name + " (" + std::to_string(pts.size()) + " points)");
+}
+BENCHMARK(BM_FitTwoNode)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
 
 void BM_TableLookup(benchmark::State& state) {
   const auto app = pollux_app(default_pollux_dir(), "cifar10");

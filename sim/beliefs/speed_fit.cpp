@@ -378,7 +378,7 @@ std::vector<std::string> input_warnings(const std::vector<models::SpeedPoint>& a
   if (static_cast<int>(counts.size()) < free_coefficients) {
     w.push_back("the fitted points have " + std::to_string(counts.size()) + " distinct GPU count(s) for " +
                 std::to_string(free_coefficients) +
-                " fitted coefficients: how speed changes with GPUs is not determined by the data");
+                " fitted coefficients: how speed changes with GPUs rests on too few counts (probe more GPU counts)");
   }
   if (train.size() >= 2) {
     const auto [lo, hi] = std::minmax_element(

@@ -17,7 +17,7 @@ Command add_fit_command(CLI::App& app) {
       "prediction at every unprofiled point, warnings). Formats: docs/heldout.md");
   fit->add_option("--pollux", o->pollux,
                   "A Pollux application (cifar10, imagenet, bert, ncf, yolov3, deepspeech2), "
-                  "or `all` for the protocol study (three tables)");
+                  "or `all` for the protocol study (every protocol, and the two-node study)");
   fit->add_option("--csv", o->csv, "Plain CSV of measured points: gpus,nodes,global_batch,step_seconds");
   fit->add_option("--measurement", o->measurements, "Profiler measurement files (ringsched-profile output)");
   fit->add_option("--protocol", o->protocol,
@@ -30,7 +30,10 @@ Command add_fit_command(CLI::App& app) {
       ->delimiter(',');
   fit->add_option("--pollux-dir", o->pollux_dir, "Pollux data folder (default: the shipped one)");
   fit->add_option("--name", o->name, "Class name of the entry (default: the application, or `fitted`)");
-  fit->add_option("--model-size", o->model_size, "Model size in millions of parameters (required with --csv)");
+  fit->add_option(
+      "--model-size", o->model_size,
+      "Model size in millions of parameters (with --csv: required by the eq5, two-level and multi-node models; "
+      "net does not use it)");
   fit->add_option("--gpus-per-node", o->gpus_per_node,
                   "GPUs per node, to place packed probes and the protocols' points (default: inferred from the "
                   "points, the most GPUs any point puts on one node)")

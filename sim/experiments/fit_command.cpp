@@ -113,21 +113,24 @@ namespace {
 
 // `auto`: two-node when the points include a 2-node measurement and one on a single node, else paper when they hold
 // enough one-node power-of-two counts, else eq5-all. The reason goes to stderr and quality.protocol_choice.
-FitProtocol choose_protocol(const std::vector<models::SpeedPoint>& pts, int g, std::string& why) {
+FitProtocol choose_protocol(const std::vector<models::SpeedPoint>& pts, int g, bool probes, std::string& why) {
   const bool one = std::any_of(pts.begin(), pts.end(), [](const auto& p) { return p.nodes == 1; });
   const bool two = std::any_of(pts.begin(), pts.end(), [](const auto& p) { return p.nodes == 2; });
   if (one && two) {
-    why =
-        "the points include measurements on one node and on 2 nodes, so two-node fits the net model on every "
-        "point spanning at most 2 nodes";
+    why = probes ? "the probes include measurements on one node and on 2 nodes, so the net model of two-node is fitted "
+                   "on them"
+                 : "the points include measurements on one node and on 2 nodes, so two-node fits the net model on "
+                   "every point spanning at most 2 nodes";
     return FitProtocol::kTwoNode;
   }
   int paper = 0;
   for (const auto& p : pts)
     if (protocol_profiles(FitProtocol::kPaper, p.w, p.nodes, g)) ++paper;
   if (paper >= protocol_min_points(FitProtocol::kPaper)) {
-    why = std::string("the points have no ") + (one ? "2-node measurement" : "one-node measurement") +
-          ", so paper fits Eq. 5 on the power-of-two GPU counts of one node";
+    why = std::string(probes ? "the probes have no " : "the points have no ") +
+          (one ? "2-node measurement" : "one-node measurement") +
+          (probes ? ", so Eq. 5 (paper's model) is fitted on them"
+                  : ", so paper fits Eq. 5 on the power-of-two GPU counts of one node");
     return FitProtocol::kPaper;
   }
   why = "too few points on one or two nodes for two-node or paper, so eq5-all fits Eq. 5 on every point";
@@ -180,7 +183,7 @@ int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream&
             break;
           }
     }
-    req.protocol = choose_protocol(pool, g, why);
+    req.protocol = choose_protocol(pool, g, !req.probes.empty(), why);
     why = "protocol " + to_string(req.protocol) + " chosen automatically: " + why;
   } else {
     req.protocol = named;
