@@ -122,4 +122,9 @@ TEST_CASE("sim::Fit: Pollux tables fit under both protocols, and the CLI's exit 
   // --model-size: needed by the eq5 / two-level models, not by net (auto picks two-node on these 2-node points)
   CHECK(run_cli_code("fit --csv " + kDir + "points-twolevel.csv --protocol paper") == 2);
   CHECK(run_cli_code("fit --csv " + kDir + "points-twolevel.csv") == 0);
+  // Probes: one the table lacks (44 packed GPUs), a malformed one, probes with the fixed study: exit 2.
+  CHECK(run_cli_code("fit --pollux bert --probes 1,2,44") == 2);
+  CHECK(run_cli_code("fit --pollux bert --probes 1,x") == 2);
+  CHECK(run_cli_code("fit --pollux all --probes 1") == 2);
+  CHECK(run_cli_code("fit --pollux bert --probes 1,2,4,4+4,8@2") == 0);
 }
