@@ -7,8 +7,6 @@
 #include <map>
 #include <utility>
 
-#include <Eigen/QR>
-
 #include "models/nnls.h"
 
 namespace ringsched::models {
@@ -83,51 +81,28 @@ std::string to_string(NetVariant v) {
 }
 
 NetVariantFit fit_net_variant(const std::vector<SpeedPoint>& points, NetVariant v) {
-  const auto rows = static_cast<Eigen::Index>(points.size());
-  // Weighted (1/step) and unit-norm columns: the identifiability test and the NNLS see the same scaled problem.
-  Eigen::MatrixXd a(rows, kNetColumns);
-  for (Eigen::Index i = 0; i < rows; ++i) {
-    const auto& p = points[static_cast<std::size_t>(i)];
-    const auto x = net_columns(p.w, p.nodes, p.global_batch);
-    for (Eigen::Index j = 0; j < kNetColumns; ++j)
-      a(i, j) = x[static_cast<std::size_t>(j)] / p.step_seconds;
-  }
   std::vector<int> order{0, 1, 2, 3};
   for (int j : variant_inter_columns(v))
     order.push_back(j);
-  std::vector<int> kept;
+  const auto rows = static_cast<Eigen::Index>(points.size());
+  // Rows weighted by 1/step (relative error); the variant's columns in the declared order.
+  Eigen::MatrixXd a(rows, static_cast<Eigen::Index>(order.size()));
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    const auto& p = points[static_cast<std::size_t>(i)];
+    const auto x = net_columns(p.w, p.nodes, p.global_batch);
+    for (std::size_t k = 0; k < order.size(); ++k)
+      a(i, static_cast<Eigen::Index>(k)) = x[static_cast<std::size_t>(order[k])] / p.step_seconds;
+  }
+  const IdentifiedNnls sol = nnls_identified(a, Eigen::VectorXd::Ones(rows));
   NetVariantFit f;
   f.variant = v;
-  const auto& names = net_coefficient_names();
-  for (int j : order) {
-    const double norm = a.col(j).norm();
-    bool admit = norm > 0.0 && std::isfinite(norm);
-    if (admit) {
-      Eigen::MatrixXd sub(rows, static_cast<Eigen::Index>(kept.size() + 1));
-      for (std::size_t k = 0; k < kept.size(); ++k)
-        sub.col(static_cast<Eigen::Index>(k)) = a.col(kept[k]) / a.col(kept[k]).norm();
-      sub.col(sub.cols() - 1) = a.col(j) / norm;
-      Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(sub);
-      qr.setThreshold(1e-8);
-      admit = qr.rank() == sub.cols();
-    }
-    if (admit) {
-      kept.push_back(j);
-    } else {
-      f.fixed.emplace_back(names[static_cast<std::size_t>(j)]);
-    }
-  }
   std::array<double, kNetColumns> coef{};
-  if (!kept.empty()) {
-    Eigen::MatrixXd sub(rows, static_cast<Eigen::Index>(kept.size()));
-    for (std::size_t k = 0; k < kept.size(); ++k)
-      sub.col(static_cast<Eigen::Index>(k)) = a.col(kept[k]);
-    const Eigen::VectorXd x = nnls_scaled(sub, Eigen::VectorXd::Ones(rows));
-    for (std::size_t k = 0; k < kept.size(); ++k)
-      coef[static_cast<std::size_t>(kept[k])] = x[static_cast<Eigen::Index>(k)];
-  }
+  for (std::size_t k = 0; k < order.size(); ++k)
+    coef[static_cast<std::size_t>(order[k])] = sol.x[static_cast<Eigen::Index>(k)];
+  for (int k : sol.fixed)
+    f.fixed.emplace_back(net_coefficient_names()[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])]);
   f.coeffs = net_coeffs_from(coef);
-  f.free_coefficients = static_cast<int>(kept.size());
+  f.free_coefficients = static_cast<int>(order.size() - sol.fixed.size());
   return f;
 }
 

@@ -137,6 +137,43 @@ Eigen::VectorXd nnls_scaled(Eigen::MatrixXd a, const Eigen::VectorXd& b) {
   return x.cwiseQuotient(scale);
 }
 
+IdentifiedNnls nnls_identified(const Eigen::MatrixXd& a, const Eigen::VectorXd& b, double rank_tolerance) {
+  const Eigen::Index rows = a.rows();
+  std::vector<Eigen::Index> kept;
+  IdentifiedNnls out;
+  out.x = Eigen::VectorXd::Zero(a.cols());
+  for (Eigen::Index j = 0; j < a.cols(); ++j) {
+    const double norm = a.col(j).norm();
+    bool admit = norm > 0.0 && std::isfinite(norm);
+    if (admit) {
+      Eigen::MatrixXd sub(rows, static_cast<Eigen::Index>(kept.size()) + 1);
+      for (std::size_t k = 0; k < kept.size(); ++k)
+        sub.col(static_cast<Eigen::Index>(k)) = a.col(kept[k]) / a.col(kept[k]).norm();
+      sub.col(sub.cols() - 1) = a.col(j) / norm;
+      Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(sub);
+      qr.setThreshold(rank_tolerance);
+      admit = qr.rank() == sub.cols();
+    }
+    if (admit) {
+      kept.push_back(j);
+    } else {
+      out.fixed.push_back(static_cast<int>(j));
+    }
+  }
+  if (kept.empty()) return out;
+  if (static_cast<Eigen::Index>(kept.size()) == a.cols()) {
+    out.x = nnls_scaled(a, b);
+    return out;
+  }
+  Eigen::MatrixXd sub(rows, static_cast<Eigen::Index>(kept.size()));
+  for (std::size_t k = 0; k < kept.size(); ++k)
+    sub.col(static_cast<Eigen::Index>(k)) = a.col(kept[k]);
+  const Eigen::VectorXd x = nnls_scaled(sub, b);
+  for (std::size_t k = 0; k < kept.size(); ++k)
+    out.x[kept[k]] = x[static_cast<Eigen::Index>(k)];
+  return out;
+}
+
 Eigen::Vector2d nnls_two_columns(double uu, double uv, double vv, double ub, double vb) {
   // Objective up to the constant b.b: f(x) = x0^2 uu + 2 x0 x1 uv + x1^2 vv - 2 (x0 ub + x1 vb).
   const auto f = [&](double x0, double x1) {

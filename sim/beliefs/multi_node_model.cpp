@@ -25,7 +25,8 @@ double multi_node_step_time(const MultiNodeCoeffs& c, int w, int nodes, double m
   return c.t0 * x[0] + c.t3 * x[1] + c.a_in * x[2] + c.b_in * x[3] + c.a_x * x[4] + c.b_x * x[5] + c.g_x * x[6];
 }
 
-MultiNodeCoeffs fit_multi_node(const std::vector<models::SpeedPoint>& points, double n) {
+MultiNodeCoeffs fit_multi_node(const std::vector<models::SpeedPoint>& points, double n,
+                               std::vector<std::string>* fixed) {
   const auto rows = static_cast<Eigen::Index>(points.size());
   Eigen::MatrixXd a = Eigen::MatrixXd::Zero(rows, 7);
   Eigen::VectorXd b = Eigen::VectorXd::Ones(rows);
@@ -35,7 +36,13 @@ MultiNodeCoeffs fit_multi_node(const std::vector<models::SpeedPoint>& points, do
     for (Eigen::Index j = 0; j < 7; ++j)
       a(i, j) = x[static_cast<std::size_t>(j)] / p.step_seconds;
   }
-  const Eigen::VectorXd x = models::nnls_scaled(a, b);
+  const models::IdentifiedNnls sol = models::nnls_identified(a, b);
+  if (fixed) {
+    static const std::array<const char*, 7> names{"t0", "t3", "a_in", "b_in", "a_x", "b_x", "g_x"};
+    for (int j : sol.fixed)
+      fixed->emplace_back(names[static_cast<std::size_t>(j)]);
+  }
+  const Eigen::VectorXd& x = sol.x;
   return MultiNodeCoeffs{x[0], x[1], x[2], x[3], x[4], x[5], x[6]};
 }
 

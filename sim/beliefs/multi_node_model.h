@@ -28,9 +28,11 @@ struct MultiNodeCoeffs {
 // Seconds per step; m = global batch, n = model size (millions of parameters).
 double multi_node_step_time(const MultiNodeCoeffs& c, int w, int nodes, double m, double n);
 
-// NNLS (all coefficients >= 0) on step times weighted by 1/step (relative error), columns scaled to unit norm.
+// NNLS (all coefficients >= 0) on step times weighted by 1/step (relative error), columns scaled to unit norm;
+// coefficients the points cannot identify are 0 and named in `fixed` when given (models::nnls_identified).
 // Precondition (checked by the caller, fit_speed_points): points non-empty and valid.
-MultiNodeCoeffs fit_multi_node(const std::vector<models::SpeedPoint>& points, double n);
+MultiNodeCoeffs fit_multi_node(const std::vector<models::SpeedPoint>& points, double n,
+                               std::vector<std::string>* fixed = nullptr);
 
 // Whether the multi-node protocol profiles (w, nodes): (1,1) (2,1) (4,1) when gpus_per_node >= 4, i.e. powers of two
 // up to gpus_per_node in one node, and the multi-node probes (2,2), (2 g, 2), (4 g, 4) with g = gpus_per_node

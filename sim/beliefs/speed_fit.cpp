@@ -2,6 +2,7 @@
 #include "sim/beliefs/speed_fit.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -196,13 +197,13 @@ std::string SpeedFit::model_name() const {
 }
 
 std::vector<std::string> SpeedFit::fixed_coefficients() const {
-  return net ? netfit.selected.fixed : std::vector<std::string>{};
+  return fixed;
 }
 
 int SpeedFit::free_coefficients() const {
   if (net) return netfit.selected.free_coefficients;
-  if (multi_node) return 7;
-  return two_level ? 6 : 4;
+  const int all = multi_node ? 7 : two_level ? 6 : 4;
+  return all - static_cast<int>(fixed.size());
 }
 
 models::StepTimeModelPtr SpeedFit::model() const {
@@ -251,7 +252,7 @@ nlohmann::json SpeedFit::speed_json() const {
 
 namespace {
 
-TwoLevelCoeffs fit_two_level(const std::vector<models::SpeedPoint>& pts, double n) {
+TwoLevelCoeffs fit_two_level(const std::vector<models::SpeedPoint>& pts, double n, std::vector<std::string>& fixed) {
   const auto rows = static_cast<Eigen::Index>(pts.size());
   Eigen::MatrixXd a = Eigen::MatrixXd::Zero(rows, 6);
   Eigen::VectorXd b = Eigen::VectorXd::Ones(rows);
@@ -265,7 +266,11 @@ TwoLevelCoeffs fit_two_level(const std::vector<models::SpeedPoint>& pts, double 
     a(i, off) = wt * (w - 1.0);
     a(i, off + 1) = wt * (w - 1.0) / w * n;
   }
-  const Eigen::VectorXd x = models::nnls_scaled(a, b);
+  const models::IdentifiedNnls sol = models::nnls_identified(a, b);
+  static const std::array<const char*, 6> names{"t0", "t3", "t1_intra", "t2_intra", "t1_inter", "t2_inter"};
+  for (int j : sol.fixed)
+    fixed.emplace_back(names[static_cast<std::size_t>(j)]);
+  const Eigen::VectorXd& x = sol.x;
   return TwoLevelCoeffs{x[0], x[1], x[2], x[3], x[4], x[5]};
 }
 
@@ -302,10 +307,11 @@ SpeedFit fit_speed_points(FitProtocol p, const std::vector<models::SpeedPoint>& 
     }
     if (f.net) {
       f.netfit = models::fit_net(points);
+      f.fixed = f.netfit.selected.fixed;
     } else if (f.multi_node) {
-      f.multi = fit_multi_node(points, model_size);
+      f.multi = fit_multi_node(points, model_size, &f.fixed);
     } else {
-      f.two = fit_two_level(points, model_size);
+      f.two = fit_two_level(points, model_size, f.fixed);
     }
   } else {
     f.eq5 = models::fit_eq5(points, model_size).coeffs;

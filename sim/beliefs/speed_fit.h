@@ -71,6 +71,8 @@ struct SpeedFit {
   bool multi_node = false;
   bool net = false;
   models::NetFit netfit;  // net: the chosen variant and every candidate's leave-one-probe-out error
+  // two-level, multi-node, net: coefficients the points could not identify, fixed at 0 (models::nnls_identified).
+  std::vector<std::string> fixed;
   models::Eq5Coeffs eq5;
   TwoLevelCoeffs two;
   MultiNodeCoeffs multi;

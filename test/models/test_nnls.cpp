@@ -235,3 +235,30 @@ TEST_CASE("models::nnls_two_columns: matches Lawson-Hanson on random two-column 
   CHECK(z[0] == 0.0);
   CHECK(z[1] == Approx(0.5));
 }
+
+TEST_CASE("models::nnls_identified: dependent and zero columns are fixed at 0, whatever their units",
+          "[models][nnls]") {
+  // Columns: u, v, 3u (dependent on u), 0. Exact data b = 2u + v: the answer is x = (2, 1, 0, 0) for any scaling
+  // of the dependent column (nnls alone may split 2u between columns 0 and 2 in a way that depends on units).
+  Eigen::MatrixXd a(4, 4);
+  a << 1, 0, 3, 0,  //
+      1, 1, 3, 0,   //
+      2, 1, 6, 0,   //
+      0, 3, 0, 0;
+  const Eigen::VectorXd b = 2.0 * a.col(0) + a.col(1);
+  for (double unit : {1.0, 1e-6, 1e6}) {
+    Eigen::MatrixXd s = a;
+    s.col(2) *= unit;
+    const ringsched::models::IdentifiedNnls r = ringsched::models::nnls_identified(s, b);
+    CHECK(r.fixed == std::vector<int>{2, 3});
+    CHECK(r.x[0] == Approx(2.0).epsilon(1e-12));
+    CHECK(r.x[1] == Approx(1.0).epsilon(1e-12));
+    CHECK(r.x[2] == 0.0);
+    CHECK(r.x[3] == 0.0);
+  }
+  // Full rank: exactly nnls_scaled's answer.
+  const Eigen::MatrixXd full = a.leftCols(2);
+  const ringsched::models::IdentifiedNnls r = ringsched::models::nnls_identified(full, b);
+  CHECK(r.fixed.empty());
+  CHECK(r.x == ringsched::models::nnls_scaled(full, b));
+}

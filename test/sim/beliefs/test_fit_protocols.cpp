@@ -322,3 +322,29 @@ TEST_CASE("sim::Fit: degenerate input is fitted with warnings, and auto picks th
   CHECK(one.at("points_heldout") == 4);
   CHECK_THAT(err.str(), Catch::Contains("protocol paper chosen automatically"));
 }
+
+TEST_CASE("sim::Fit: two-level on a packed table fixes what one 2-node position cannot separate", "[fit][net]") {
+  // The issue's case: two-level's predictions changed with --model-size on packed tables. 8-GPU nodes, per-GPU
+  // batches 32 and 64, probes 1, 2, 4, 8 GPUs and 16 on 2 nodes: at one multi-node GPU count the inter-node latency
+  // (w-1) and bandwidth ((w-1)/w n) columns are proportional, so t2_inter is fixed at 0 and named.
+  std::vector<models::SpeedPoint> pts;
+  for (int w : {1, 2, 4, 8, 16, 32, 64})
+    for (double local : {32.0, 64.0}) {
+      const int nodes = (w + 7) / 8;
+      pts.push_back({w, nodes, local * w, models::net_step_time(known_net(), w, nodes, local * w)});
+    }
+  FitRequest r;
+  r.protocol = FitProtocol::kTwoLevel;
+  r.origin = "packed";
+  r.probes = {parse_probe_token("1", "p"), parse_probe_token("2", "p"), parse_probe_token("4", "p"),
+              parse_probe_token("8", "p"), parse_probe_token("16", "p")};
+  r.model_size = 25.6;
+  const FitOutcome a = fit_with_request(r, pts);
+  r.model_size = 138.0;
+  const FitOutcome b = fit_with_request(r, pts);
+  CHECK(a.quality.fixed == std::vector<std::string>{"t2_inter"});
+  CHECK(b.quality.fixed == a.quality.fixed);
+  REQUIRE(a.quality.unprofiled.size() == 4);  // 32 and 64 GPUs, two batches each
+  for (std::size_t i = 0; i < a.quality.unprofiled.size(); ++i)
+    CHECK(a.quality.unprofiled[i].predicted_s == Approx(b.quality.unprofiled[i].predicted_s).epsilon(1e-9));
+}
