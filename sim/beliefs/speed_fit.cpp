@@ -276,6 +276,22 @@ TwoLevelCoeffs fit_two_level(const std::vector<models::SpeedPoint>& pts, double 
 
 }  // namespace
 
+namespace {
+
+// Every point usable by a fit: InputError naming `origin` and the first bad point otherwise.
+void check_points(const std::vector<models::SpeedPoint>& points, const std::string& origin) {
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& q = points[i];
+    if (q.w < 1 || q.nodes < 1 || q.nodes > q.w || !(q.global_batch > 0.0) || !(q.step_seconds > 0.0) ||
+        !std::isfinite(q.global_batch) || !std::isfinite(q.step_seconds)) {
+      throw InputError(origin + ": point " + std::to_string(i) +
+                       " needs gpus >= 1, 1 <= nodes <= gpus and positive global_batch and step_seconds");
+    }
+  }
+}
+
+}  // namespace
+
 SpeedFit fit_speed_points(FitProtocol p, const std::vector<models::SpeedPoint>& points, double model_size,
                           const std::string& origin) {
   const int need = protocol_min_points(p);
@@ -285,14 +301,7 @@ SpeedFit fit_speed_points(FitProtocol p, const std::vector<models::SpeedPoint>& 
                      std::to_string(need) + (two ? " (at least 1 spanning several nodes)" : "") + ", got " +
                      std::to_string(points.size()));
   }
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const auto& q = points[i];
-    if (q.w < 1 || q.nodes < 1 || q.nodes > q.w || !(q.global_batch > 0.0) || !(q.step_seconds > 0.0) ||
-        !std::isfinite(q.global_batch) || !std::isfinite(q.step_seconds)) {
-      throw InputError(origin + ": point " + std::to_string(i) +
-                       " needs gpus >= 1, 1 <= nodes <= gpus and positive global_batch and step_seconds");
-    }
-  }
+  check_points(points, origin);
   SpeedFit f;
   f.protocol = p;
   f.model_size = model_size;
@@ -402,14 +411,7 @@ std::vector<std::string> input_warnings(const std::vector<models::SpeedPoint>& a
 FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::SpeedPoint>& points) {
   const FitProtocol p = r.protocol;
   if (points.empty()) throw InputError(r.origin + ": no measured points");
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const auto& q = points[i];
-    if (q.w < 1 || q.nodes < 1 || q.nodes > q.w || !(q.global_batch > 0.0) || !(q.step_seconds > 0.0) ||
-        !std::isfinite(q.global_batch) || !std::isfinite(q.step_seconds)) {
-      throw InputError(r.origin + ": point " + std::to_string(i) +
-                       " needs gpus >= 1, 1 <= nodes <= gpus and positive global_batch and step_seconds");
-    }
-  }
+  check_points(points, r.origin);
   const int needed_g = infer_gpus_per_node(points);
   const int g = r.gpus_per_node > 0 ? r.gpus_per_node : needed_g;
   if (g < needed_g) {

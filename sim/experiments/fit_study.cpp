@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -21,6 +22,22 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 double ape(double pred_step, double meas_step) {
   // speed APE: |1/pred - 1/meas| / (1/meas)
   return 100.0 * std::abs(meas_step / pred_step - 1.0);
+}
+
+// Fits `model` on the points `probe` keeps; returns the speed APEs at the points of >= min_w GPUs it leaves out.
+std::vector<double> unprobed_apes(const std::vector<models::SpeedPoint>& pts, FitProtocol model,
+                                  const std::function<bool(const models::SpeedPoint&)>& probe, int min_w, double n,
+                                  const std::string& origin, SpeedFit* fit_out, std::size_t* probes_out = nullptr) {
+  std::vector<models::SpeedPoint> train;
+  for (const auto& q : pts)
+    if (probe(q)) train.push_back(q);
+  const SpeedFit f = fit_speed_points(model, train, n, origin);
+  std::vector<double> e;
+  for (const auto& q : pts)
+    if (q.w >= min_w && !probe(q)) e.push_back(ape(f.step_seconds(q.w, q.nodes, q.global_batch), q.step_seconds));
+  if (fit_out) *fit_out = f;
+  if (probes_out) *probes_out = train.size();
+  return e;
 }
 
 }  // namespace
@@ -115,14 +132,9 @@ std::string render_pollux_heldout_summary(const std::string& pollux_dir) {
     std::string counts;
     std::ostringstream row;
     for (auto p : protos) {
-      std::vector<models::SpeedPoint> train;
-      for (const auto& q : pts)
-        if (protocol_profiles(p, q.w, q.nodes, 4)) train.push_back(q);
-      const SpeedFit f = fit_speed_points(p, train, n, app->dir);
-      std::vector<double> e;
-      for (const auto& q : pts)
-        if (q.w >= 16 && !protocol_profiles(p, q.w, q.nodes, 4))
-          e.push_back(ape(f.step_seconds(q.w, q.nodes, q.global_batch), q.step_seconds));
+      const std::vector<double> e = unprobed_apes(
+          pts, p, [p](const models::SpeedPoint& q) { return protocol_profiles(p, q.w, q.nodes, 4); }, 16, n, app->dir,
+          nullptr);
       if (!counts.empty()) counts.push_back('/');
       counts.append(std::to_string(e.size()));
       means[p].push_back(mean_of(e));
@@ -231,20 +243,16 @@ std::string render_two_node_study(const std::string& pollux_dir) {
     std::size_t count = 0;
     for (std::size_t ci = 0; ci < cols.size(); ++ci) {
       const auto& c = cols[ci];
-      std::vector<models::SpeedPoint> train;
-      for (const auto& q : pts)
-        if (c.probe(q)) train.push_back(q);
-      const SpeedFit f = fit_speed_points(c.model, train, n, app->dir);
-      std::vector<double> e;
-      for (const auto& q : pts)
-        if (q.w >= 32 && !c.probe(q)) e.push_back(ape(f.step_seconds(q.w, q.nodes, q.global_batch), q.step_seconds));
+      SpeedFit f;
+      std::size_t probes = 0;
+      const std::vector<double> e = unprobed_apes(pts, c.model, c.probe, 32, n, app->dir, &f, &probes);
       count = e.size();
       means[ci].push_back(mean_of(e));
       medians[ci].push_back(median_of(e));
       row << ' ' << format_pct(means[ci].back()) << " | " << format_pct(medians[ci].back()) << " |";
       if (f.net && c.probe != multi_node_probe) {
         sel << "| " << name << " | " << (c.probe == two_node_probe ? "<= 2 nodes" : "packed 1, 2, 4, 4+4") << " ("
-            << train.size() << ") |";
+            << probes << ") |";
         for (const auto& cand : f.netfit.candidates)
           sel << ' ' << format_pct(cand.lopo_mape_pct) << " |";
         std::string fixed;
