@@ -15,6 +15,15 @@
 
 namespace ringsched {
 
+// One step time a job measured of its own run (what its agent sees): the GPUs and nodes it ran on, its global batch
+// and the measured useful samples per second (noisy, as any measurement).
+struct StepObservation {
+  int gpus = 0;
+  int nodes = 1;
+  double global_batch = 0.0;
+  double throughput = 0.0;
+};
+
 // What the scheduler believes about one job. Built by a belief source (oracle, history, ...), never the truth
 // object itself.
 class Belief {
@@ -41,6 +50,10 @@ class Belief {
   virtual void observe_goodput(const models::GoodputReport& /*report*/) {}
   // The last report kept, or null.
   [[nodiscard]] virtual const models::GoodputReport* goodput_report() const { return nullptr; }
+  // Jobs of other truth kinds report one measured step for each stretch they run on an allocation (at the first
+  // snapshot after it started running); beliefs that learn from their own job's runs (`agent`) keep it.
+  [[nodiscard]] virtual bool wants_step_observations() const { return false; }
+  virtual void observe_step(const StepObservation& /*observation*/) {}
 };
 
 // What the user submitted with the job: public.

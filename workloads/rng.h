@@ -17,7 +17,8 @@ enum class Stream : std::uint64_t {
   kMeasurement = 3,
   kTraining = 4,
   kTrace = 5,
-  kLoss = 6
+  kLoss = 6,
+  kAgentSteps = 7  // the steps a job's agent measures of its own runs (`agent` beliefs)
 };
 
 std::uint64_t splitmix64(std::uint64_t x);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/beliefs/agent_belief.h"
 #include "workloads/goodput_app.h"
 #include "workloads/json_reader.h"
 
@@ -123,48 +124,31 @@ class HistorySource final : public BeliefSource {
 
 namespace {
 
-// `agent`: what a goodput-model job's AdaptDL agent reports (models::GoodputReport), for schedulers that plan with
-// each job's own fitted goodput (pollux). Speeds: the reported model at its best batch for (w, nodes), in
-// samples-equivalent per second (goodput x init batch / init batch scale); linear in w (the class's speed on one
-// GPU x w) before the job has measured anything; work: the class's (history's) work. A job of another truth kind
-// has no agent: its speeds are the class model's (as `history`) and it reports nothing.
-class AgentBelief final : public Belief {
- public:
-  explicit AgentBelief(JobClass cls) : cls_(std::move(cls)) {}
-  [[nodiscard]] double throughput(int w, int nodes) const override {
-    if (w <= 0) return 0.0;
-    if (!cls_.goodput) return class_throughput(cls_, w, std::max(1, nodes), 1.0);  // no agent: the class model
-    if (!report_.fitted) return class_throughput(cls_, 1, 1, 1.0) * w;
-    models::GoodputModel m{report_.perf,      report_.grad,          report_.init_batch,
-                           report_.max_batch, report_.min_local_bsz, report_.max_local_bsz};
-    models::BatchConfig cfg;
-    return m.optimize(std::max(1, nodes), w, cfg);
-  }
-  [[nodiscard]] double total_work() const override { return cls_.work_samples; }
-  [[nodiscard]] std::string source() const override { return "agent"; }
-  [[nodiscard]] bool wants_goodput_report() const override { return cls_.goodput != nullptr; }
-  void observe_goodput(const models::GoodputReport& r) override { report_ = r; }
-  [[nodiscard]] const models::GoodputReport* goodput_report() const override {
-    return cls_.goodput ? &report_ : nullptr;
-  }
-
- private:
-  JobClass cls_;
-  models::GoodputReport report_;
-};
-
+// `agent` (sim/beliefs/agent_belief.h): the prior is the class of `prior_` (a fitted history catalog), or of the
+// BeliefContext's catalog when null (in-sample, where history is the catalog).
 class AgentSource final : public BeliefSource {
  public:
+  AgentSource(std::shared_ptr<const Catalog> prior, double sigma) : prior_(std::move(prior)), sigma_(sigma) {}
   [[nodiscard]] std::string name() const override { return "agent"; }
   [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext& ctx,
                                              const JobTruth*) const override {
-    const int idx = ctx.catalog->find(pub.class_name);
+    const Catalog* cat = prior_ ? prior_.get() : ctx.catalog;
+    const int idx = cat->find(pub.class_name);
     if (idx < 0) return nullptr;
-    return std::make_unique<AgentBelief>(ctx.catalog->classes[static_cast<std::size_t>(idx)]);
+    const JobClass& c = cat->classes[static_cast<std::size_t>(idx)];
+    return make_agent_belief(prior_ ? std::shared_ptr<const JobClass>(prior_, &c) : borrowed(c), sigma_);
   }
+
+ private:
+  std::shared_ptr<const Catalog> prior_;
+  double sigma_;
 };
 
 }  // namespace
+
+std::shared_ptr<const BeliefSource> make_agent_source(std::shared_ptr<const Catalog> prior, double measurement_sigma) {
+  return std::make_shared<AgentSource>(std::move(prior), measurement_sigma);
+}
 
 std::vector<std::string> belief_source_names() {
   return {"agent", "exploration", "history", "none", "online", "oracle"};
@@ -173,7 +157,7 @@ std::vector<std::string> belief_source_names() {
 std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, const std::string& where) {
   if (name == "none") return std::make_shared<NoneSource>();
   if (name == "oracle") return std::make_shared<OracleSource>();
-  if (name == "agent") return std::make_shared<AgentSource>();
+  if (name == "agent") return make_agent_source(nullptr, kDefaultAgentMeasurementSigma);
   if (name == "history") return std::make_shared<HistorySource>();
   if (name == "online" || name == "exploration") {
     throw InputError(where + ": belief source '" + name + "' needs the job's " +

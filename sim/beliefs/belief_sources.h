@@ -59,6 +59,13 @@ inline constexpr int kOnlineMinLosses = 3;
 inline constexpr double kOnlineCapFactor = 10.0;
 std::shared_ptr<const BeliefSource> make_online_source(LossObserver observe, std::shared_ptr<const Catalog> history);
 
+// `agent`: what the job's own agent knows (sim/beliefs/agent_belief.h): the class of `prior` (a fitted history
+// catalog; null = the BeliefContext's catalog, in-sample) corrected by the steps the job measured of its own runs,
+// which the engine reports with lognormal noise of `measurement_sigma` (EngineConfig::step_measurement_sigma; the
+// belief weighs them by it); a goodput-model job: its AdaptDL agent's fitted report. Work: the prior's.
+inline constexpr double kDefaultAgentMeasurementSigma = 0.05;
+std::shared_ptr<const BeliefSource> make_agent_source(std::shared_ptr<const Catalog> prior, double measurement_sigma);
+
 // "none", "oracle", "history" (the BeliefContext's catalog). Throws InputError naming `where` for an unknown name,
 // and for "online" and "exploration" (listed by belief_source_names, but built with their observation channels by
 // make_online_source / make_exploration_source: the experiment runner does that).

@@ -109,6 +109,18 @@ struct Runtime {
   double attained = 0.0;
   int restarts = 0;
   std::unique_ptr<GoodputJob> gp;  // the goodput model's state (null for other classes)
+  // The stretch the job runs now, for beliefs that learn from its measured steps (`agent`): reported once, at the
+  // first snapshot after it started running.
+  bool step_pending = false;
+  double step_since = 0.0;
+  StepObservation step;
+  std::uint64_t steps_reported = 0;
+  // Belief scoring (EngineConfig::score_beliefs): the belief's APE as of `scored_version` observations.
+  std::uint64_t observations = 0;
+  std::uint64_t scored_version = ~std::uint64_t{0};
+  double scored_ape = 0.0;
+  double scored_ape16 = 0.0;
+  bool scored_once = false;
 };
 
 class Engine final : public Probe, public ClusterView, public JobViews {
@@ -281,6 +293,15 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     if (r.gp) r.gp->observe();
     r.rate = true_rate(id, r.gpus);
     schedule_completion(id);
+    const Belief* belief = beliefs_[static_cast<std::size_t>(id)].get();
+    if (!r.gp && belief != nullptr && belief->wants_step_observations()) {
+      r.step_pending = true;
+      r.step_since = now_;
+      r.step.gpus = r.gpus;
+      r.step.nodes = placer_ ? placer_->ring_of(id).nodes : packed_nodes(r.gpus, cfg_.cluster.gpus_per_node);
+      r.step.global_batch = global_batch(cls_of(id), r.gpus);
+      r.step.throughput = r.rate;
+    }
   }
 
   // A goodput job's GPUs per node, in allocation order: the placer's, else packed on nodes.
@@ -389,7 +410,20 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     Belief* belief = beliefs_[static_cast<std::size_t>(id)].get();
     if (belief == nullptr || !belief->observes()) return;
     belief->observe_progress(r.work_done);
-    if (r.gp && belief->wants_goodput_report()) belief->observe_goodput(r.gp->report());
+    if (r.gp && belief->wants_goodput_report()) {
+      belief->observe_goodput(r.gp->report());
+      ++r.observations;
+    }
+    if (r.step_pending && now_ > r.step_since) {
+      // One measured step of the stretch the job has run since step_since, with keyed lognormal noise.
+      r.step_pending = false;
+      const double sigma = cfg_.step_measurement_sigma;
+      const double z = keyed_normal(cfg_.seed, Stream::kAgentSteps, static_cast<std::uint64_t>(id), r.steps_reported++);
+      StepObservation o = r.step;
+      o.throughput *= std::exp(sigma * z - 0.5 * sigma * sigma);
+      belief->observe_step(o);
+      ++r.observations;
+    }
   }
 
   JobView make_view(int id) {
@@ -455,6 +489,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     s.probe = this;
     s.cluster = placer_ ? this : nullptr;
     ++result_.decisions;
+    if (cfg_.score_beliefs) score_beliefs();
     if (incremental_) {
       s.views = this;
       s.arrived = arrived_;
@@ -680,6 +715,53 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     } else {
       begin_running(id);
     }
+  }
+
+  // Every active job's belief against the truth, as of now (EngineConfig::score_beliefs). A belief is re-scored
+  // only after it observed something new.
+  void score_beliefs() {
+    const auto score = [this](int id) {
+      Runtime& r = rt_[static_cast<std::size_t>(id)];
+      const Belief* b = beliefs_[static_cast<std::size_t>(id)].get();
+      if (b == nullptr || !r.active) return;
+      const JobPublic& p = pub_[static_cast<std::size_t>(id)];
+      if (r.scored_version != r.observations) {
+        r.scored_version = r.observations;
+        double sum = 0.0;
+        double sum16 = 0.0;
+        int n16 = 0;
+        const double sf = wl_.jobs[static_cast<std::size_t>(id)].speed_factor;
+        for (int w = 1; w <= p.max_gpus; ++w) {
+          const int nodes = packed_nodes(w, cfg_.cluster.gpus_per_node);
+          const double truth = class_throughput(cls_of(id), w, nodes, sf);
+          const double ape = truth > 0.0 ? std::abs(b->throughput(w, nodes) - truth) / truth : 0.0;
+          sum += ape;
+          if (w >= 16) {
+            sum16 += ape;
+            ++n16;
+          }
+        }
+        r.scored_ape = p.max_gpus > 0 ? sum / p.max_gpus : 0.0;
+        r.scored_ape16 = n16 > 0 ? sum16 / n16 : -1.0;
+      }
+      auto& cells = result_.belief_score.by_class;
+      const auto k = static_cast<std::size_t>(wl_.jobs[static_cast<std::size_t>(id)].class_index);
+      if (cells.size() <= k) cells.resize(k + 1);
+      BeliefScore::Cell& bs = cells[k];
+      if (!r.scored_once) {
+        r.scored_once = true;
+        ++bs.jobs;
+      }
+      bs.ape_sum += r.scored_ape;
+      bs.work_ape_sum += std::abs(b->total_work() - r.work) / r.work;
+      ++bs.job_decisions;
+      if (r.scored_ape16 >= 0.0) {
+        bs.ape16_sum += r.scored_ape16;
+        ++bs.job_decisions16;
+      }
+    };
+    for (std::size_t id = 0; id < rt_.size(); ++id)
+      score(static_cast<int>(id));
   }
 
   void check() {

@@ -41,6 +41,11 @@ struct EngineConfig {
   // (progress lines; sim/experiments/progress.h). Empty = not called.
   std::function<void(std::uint64_t events, int finished)> progress;
   std::uint64_t seed = 1;  // measurement-noise stream of the Probe
+  // Lognormal sigma of the steps a job measures of its own runs, reported to beliefs that learn from them (`agent`;
+  // the config's beliefs.agent.measurement_sigma). Keyed by (seed, job, measurement): independent of decision order.
+  double step_measurement_sigma = 0.05;
+  // Score the beliefs at every decision (RunResult::belief_score): the prediction-error pass of learning beliefs.
+  bool score_beliefs = false;
   [[nodiscard]] int total_gpus() const { return cluster.total_gpus(); }
 };
 
@@ -68,6 +73,21 @@ struct AllocationEvent {
   AllocKind kind = AllocKind::kStart;
 };
 
+// How far the beliefs were from the truth at decision time (EngineConfig::score_beliefs): at every decision, for
+// every active job with a belief, the speed APE averaged over w = 1..max_gpus packed on nodes (and over w >= 16),
+// each job-decision counting once; by the job's true class (Workload::catalog order).
+struct BeliefScore {
+  struct Cell {
+    double ape_sum = 0.0;  // sum over job-decisions of the mean APE over w (a fraction)
+    double ape16_sum = 0.0;
+    double work_ape_sum = 0.0;  // believed total work against the job's true work
+    std::uint64_t job_decisions = 0;
+    std::uint64_t job_decisions16 = 0;  // job-decisions of jobs that may get 16+ GPUs
+    int jobs = 0;                       // distinct jobs scored
+  };
+  std::vector<Cell> by_class;
+};
+
 struct RunResult {
   std::vector<JobResult> jobs;  // by job id
   std::vector<AllocationEvent> events;
@@ -76,6 +96,7 @@ struct RunResult {
   double allocated_gpu_seconds = 0.0;
   std::uint64_t events_processed = 0;  // heap events handled
   std::uint64_t decisions = 0;         // strategy calls
+  BeliefScore belief_score;            // with EngineConfig::score_beliefs
   // Placement metrics (only with a placement policy; see sim/cluster/placement.h).
   bool placed = false;
   int migrations = 0;

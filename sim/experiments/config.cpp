@@ -402,11 +402,16 @@ TrainingSpec parse_training(const JsonReader& h, const ExperimentConfig& c) {
 }
 
 void parse_beliefs(const JsonReader& b, ExperimentConfig& c) {
-  b.expect_object({"history", "exploration"});
+  b.expect_object({"history", "exploration", "agent"});
   if (auto ex = b.maybe("exploration")) {
     ex->expect_object({"measurement_sigma"});
     c.beliefs.exploration_measurement_sigma = ex->non_negative_or("measurement_sigma", 0.05);
     if (c.beliefs.exploration_measurement_sigma > 3.0) ex->at("measurement_sigma").fail("must be <= 3");
+  }
+  if (auto ag = b.maybe("agent")) {
+    ag->expect_object({"measurement_sigma"});
+    c.beliefs.agent_measurement_sigma = ag->non_negative_or("measurement_sigma", kDefaultAgentMeasurementSigma);
+    if (c.beliefs.agent_measurement_sigma > 3.0) ag->at("measurement_sigma").fail("must be <= 3");
   }
   const auto h = b.maybe("history");
   if (!h) return;

@@ -52,6 +52,7 @@ struct BeliefsConfig {
   std::optional<TrainingSpec> training;
   std::shared_ptr<const Catalog> history;       // the fitted catalog when `training` is set (built at parse time)
   double exploration_measurement_sigma = 0.05;  // `beliefs.exploration.measurement_sigma`
+  double agent_measurement_sigma = kDefaultAgentMeasurementSigma;  // `beliefs.agent.measurement_sigma`
 };
 
 enum class EventsMode { kNone, kFirstSeed, kAll };

@@ -316,14 +316,22 @@ nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r
   if (r.stats) j["stats"] = stats_json(*r.stats);
   if (c.output.prediction_errors) {
     nlohmann::json errs = nlohmann::json::array();
+    nlohmann::json by_class = nlohmann::json::array();
     for (const auto& e : r.prediction_errors) {
-      errs.push_back({{"source", e.source},
-                      {"jobs", e.jobs},
-                      {"speed_mape_pct", e.speed_mape},
-                      {"speed_mape_16plus_pct", e.speed_mape_16},
-                      {"work_mape_pct", e.work_mape}});
+      nlohmann::json row = {{"source", e.source},
+                            {"jobs", e.jobs},
+                            {"speed_mape_pct", e.speed_mape},
+                            {"speed_mape_16plus_pct", e.speed_mape_16},
+                            {"work_mape_pct", e.work_mape}};
+      if (e.class_name.empty()) {
+        errs.push_back(row);
+      } else {
+        row["class"] = e.class_name;
+        by_class.push_back(row);
+      }
     }
     j["prediction_errors"] = errs;
+    j["prediction_errors_by_class"] = by_class;
   }
   if (r.table_lookups() > 0) {
     j["table_lookups"] = r.table_lookups();
@@ -334,9 +342,11 @@ nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r
 
 std::string prediction_errors_csv(const ExperimentResult& r) {
   std::ostringstream out;
-  out << "source,jobs,speed_mape_pct,speed_mape_16plus_pct,work_mape_pct\n";
-  for (const auto& e : r.prediction_errors)
-    out << e.source << ',' << e.jobs << ',' << e.speed_mape << ',' << e.speed_mape_16 << ',' << e.work_mape << '\n';
+  out << "source,jobs,speed_mape_pct,speed_mape_16plus_pct,work_mape_pct,class\n";
+  for (const auto& e : r.prediction_errors) {
+    out << e.source << ',' << e.jobs << ',' << e.speed_mape << ',' << e.speed_mape_16 << ',' << e.work_mape << ','
+        << (e.class_name.empty() ? "all" : e.class_name) << '\n';
+  }
   return out.str();
 }
 
@@ -355,9 +365,27 @@ std::string prediction_errors_md(const ExperimentConfig& c, const ExperimentResu
       << "; online@P%: the online belief once the job has done P% of its true work):\n\n";
   out << "| belief source | used by | jobs | speed MAPE | speed MAPE 16+ GPUs | work MAPE "
          "|\n|---|---|---|---|---|---|\n";
+  bool per_class = false;
   for (const auto& e : r.prediction_errors) {
+    if (!e.class_name.empty()) {
+      per_class = true;
+      continue;
+    }
     out << "| " << e.source << " | " << prediction_error_used_by(c, e.source) << " | " << e.jobs << " | "
         << fmt("%.1f", e.speed_mape) << "% | " << fmt("%.1f", e.speed_mape_16) << "% | " << fmt("%.1f", e.work_mape)
+        << "% |\n";
+  }
+  if (!per_class) return out.str();
+  out << "\nPer class (oracle omitted: 0% by construction; a class whose jobs may not reach 16 GPUs shows - at "
+         "16+):\n\n"
+         "| class | belief source | jobs | speed MAPE | speed MAPE 16+ GPUs | work MAPE |\n|---|---|---|---|---|---|\n";
+  for (const auto& e : r.prediction_errors) {
+    if (e.class_name.empty() || e.source == "oracle") continue;
+    const bool has16 = std::any_of(c.workload.catalog->classes.begin(), c.workload.catalog->classes.end(),
+                                   [&](const JobClass& k) { return k.name == e.class_name && k.max_gpus >= 16; }) &&
+                       c.total_gpus() >= 16;
+    out << "| " << e.class_name << " | " << e.source << " | " << e.jobs << " | " << fmt("%.1f", e.speed_mape) << "% | "
+        << (has16 ? fmt("%.1f", e.speed_mape_16) + "%" : std::string("-")) << " | " << fmt("%.1f", e.work_mape)
         << "% |\n";
   }
   return out.str();
@@ -384,6 +412,18 @@ std::string render_belief_report(const ExperimentConfig& c, const ExperimentResu
   return out.str();
 }
 
+namespace {
+
+// The truth catalog's class names, comma-separated, in catalog order.
+std::string class_names(const ExperimentConfig& c) {
+  std::string out;
+  for (const auto& k : c.workload.catalog->classes)
+    out += (out.empty() ? "" : ", ") + k.name;
+  return out;
+}
+
+}  // namespace
+
 std::string block_heading(const ExperimentConfig& c) {
   const std::string builtin = builtin_config_name_of_origin(c.origin);
   std::ostringstream out;
@@ -392,8 +432,8 @@ std::string block_heading(const ExperimentConfig& c) {
     out << "In-sample: the paper's setting, " << c.cluster.nodes << " nodes x " << c.cluster.gpus_per_node << " GPUs, `"
         << c.workload.catalog->name << "` catalog; the scheduler's beliefs are the simulator's truth";
   } else if (builtin == "held-out") {
-    out << "Held-out: six Pollux applications on " << c.cluster.nodes << " nodes x " << c.cluster.gpus_per_node
-        << " GPUs, measured-table truth (noise sigma " << c.workload.speed_sigma << ")";
+    out << "Held-out: six Pollux applications (" << class_names(c) << ") on " << c.cluster.nodes << " nodes x "
+        << c.cluster.gpus_per_node << " GPUs, measured-table truth (noise sigma " << c.workload.speed_sigma << ")";
     if (c.beliefs.training) {
       out << ", history fitted on " << c.beliefs.training->runs << " training runs per class under "
           << c.beliefs.training->describe();
@@ -402,6 +442,7 @@ std::string block_heading(const ExperimentConfig& c) {
   } else {
     out << (c.beliefs.training ? "Held-out: " : "In-sample: ") << c.origin;
     if (!c.description.empty()) out << ": " << c.description;
+    if (c.beliefs.training) out << " (classes: " << class_names(c) << ")";
   }
   out << "\n\n";
   return out.str();

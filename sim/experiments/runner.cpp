@@ -77,6 +77,7 @@ EngineConfig engine_config(const ExperimentConfig& config, std::uint64_t seed, b
   ec.scheduler = config.scheduler;
   ec.record_events = keep_events;
   ec.seed = seed;
+  ec.step_measurement_sigma = config.beliefs.agent_measurement_sigma;
   return ec;
 }
 
@@ -88,6 +89,7 @@ std::shared_ptr<const BeliefSource> make_beliefs(const ExperimentConfig& config,
                                                        config.cluster.gpus_per_node, seed),
                                    config.history_catalog());
   }
+  if (name == "agent") return make_agent_source(config.history_catalog(), config.beliefs.agent_measurement_sigma);
   if (name == "online") {
     return make_online_source(make_loss_observer(std::move(wl), config.workload.loss_sigma, seed),
                               config.history_catalog());
@@ -96,7 +98,7 @@ std::shared_ptr<const BeliefSource> make_beliefs(const ExperimentConfig& config,
 }
 
 CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int seed_index, bool keep_events,
-                 LiveProgress* progress) {
+                 LiveProgress* progress, bool score_beliefs) {
   CellRun cell;
   cell.level = level;
   cell.strategy = strategy;
@@ -116,6 +118,7 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
   auto wl = std::make_shared<const Workload>(make_workload(config, level, cell.seed));
   auto beliefs = make_beliefs(config, spec.beliefs, wl, cell.seed);
   EngineConfig ec = engine_config(config, cell.seed, keep_events);
+  ec.score_beliefs = score_beliefs;
   if (progress != nullptr) ec.progress = [progress](std::uint64_t events, int jobs) { progress->add(events, jobs); };
   RunResult rr = simulate(*wl, *strat, *beliefs, ec);
   const models::TableStats ts = models::thread_table_stats();
@@ -123,6 +126,7 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
   cell.table_clamped = ts.clamped;
   cell.metrics = compute_metrics(rr, config.total_gpus());
   if (gap != nullptr) set_gap_metrics(cell.metrics, gap->gaps());
+  cell.belief_score = std::move(rr.belief_score);
   cell.events_processed = rr.events_processed;
   cell.decisions = rr.decisions;
   cell.jobs = std::move(rr.jobs);

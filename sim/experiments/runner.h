@@ -31,6 +31,7 @@ struct CellRun {
   std::uint64_t decisions = 0;      // strategy calls
   std::uint64_t table_lookups = 0;  // measured-table speed lookups of the run (models/table_speed.h)
   std::uint64_t table_clamped = 0;  // of them, outside the measured range (answered by clamping)
+  BeliefScore belief_score;         // when run with score_beliefs
   std::string error;                // non-empty if the run failed
 };
 
@@ -69,9 +70,10 @@ struct RunHooks {
 // Runs every (level, strategy, seed), then the prediction errors when asked. threads <= 0: all hardware threads.
 ExperimentResult run_experiment(const ExperimentConfig& config, int threads, const RunHooks& hooks = {});
 
-// One replicate (used by run_experiment, sweeps and tests).
+// One replicate (used by run_experiment, sweeps and tests). score_beliefs: also score the strategy's beliefs at
+// every decision (CellRun::belief_score; the prediction-error row of learning beliefs).
 CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int seed_index, bool keep_events,
-                 LiveProgress* progress = nullptr);
+                 LiveProgress* progress = nullptr, bool score_beliefs = false);
 
 // The jobs of one replicate at a level (Poisson arrivals at the level's rate, or the trace).
 Workload make_workload(const ExperimentConfig& config, int level, std::uint64_t seed);

@@ -53,6 +53,7 @@ struct BatchCell {
 nlohmann::json prediction_errors_json(const ExperimentConfig& config) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& e : prediction_errors(config)) {
+    if (!e.class_name.empty()) continue;  // a sweep cell keeps the all-class rows
     out.push_back({{"source", e.source},
                    {"jobs", e.jobs},
                    {"speed_mape_pct", num_json(e.speed_mape)},

@@ -169,7 +169,18 @@ TEST_CASE("sim::Heldout: the prediction-error table", "[heldout]") {
   const ExperimentConfig c = parse_experiment(small_heldout(), "builtin:heldout", "");
   const ExperimentResult r = run_experiment(c, 2);
   const auto& e = r.prediction_errors;
-  REQUIRE(e.size() == 6);
+  // Six sources over every class, then the same six for each of the six applications.
+  REQUIRE(e.size() == 6 + 6 * 6);
+  for (std::size_t i = 0; i < 6; ++i)
+    CHECK(e[i].class_name.empty());
+  int per_class_jobs = 0;
+  for (std::size_t k = 0; k < 6; ++k) {
+    const PredictionError& hist = e[6 + 6 * k + 1];
+    CHECK(hist.source == "history");
+    CHECK(hist.class_name == c.workload.catalog->classes[k].name);
+    per_class_jobs += hist.jobs;
+  }
+  CHECK(per_class_jobs == e[1].jobs);
   CHECK(e[0].source == "oracle");
   CHECK(e[0].jobs == 24);
   CHECK(e[0].speed_mape == Approx(0.0).margin(1e-9));  // the oracle is the truth
@@ -191,6 +202,8 @@ TEST_CASE("sim::Heldout: the prediction-error table", "[heldout]") {
   CHECK(md.find("| belief source |") != std::string::npos);
   CHECK(md.find("precompute[oracle]") != std::string::npos);
   CHECK(summary_json(c, r).at("prediction_errors").size() == 6);
+  CHECK(summary_json(c, r).at("prediction_errors_by_class").size() == 36);
+  CHECK(md.find("| class | belief source |") != std::string::npos);
   nlohmann::json bad = small_heldout();
   bad["strategies"] = {{{"name", "precompute"}, {"beliefs", "crystal-ball"}}};
   CHECK(
@@ -208,8 +221,67 @@ TEST_CASE("sim::Heldout: in-sample history is the truth's class model", "[heldou
   CHECK_FALSE(c.beliefs.training);
   CHECK(c.history_catalog() == c.workload.catalog);
   const ExperimentResult r = run_experiment(c, 1);
-  REQUIRE(r.prediction_errors.size() == 3);  // the paper catalog has no loss curves: no online rows
+  REQUIRE(r.prediction_errors.size() == 6);  // no loss curves: no online rows; 3 over all classes, 3 for `paper`
   CHECK(r.prediction_errors[1].source == "history");
   CHECK(r.prediction_errors[1].speed_mape == Approx(0.0).margin(1e-9));  // no speed noise in-sample
   CHECK(r.prediction_errors[1].work_mape == Approx(0.0).margin(1e-9));
+}
+
+TEST_CASE("sim::Heldout: agent beliefs learn from the job's runs, not the truth, and have an error row",
+          "[heldout][agent]") {
+  nlohmann::json doc = small_heldout();
+  doc["levels"] = {{{"name", "moderate"}, {"load", 0.6}}};
+  doc["strategies"] = {"pollux", {{"name", "pollux"}, {"beliefs", "oracle"}}};
+  const ExperimentConfig c = parse_experiment(doc, "builtin:heldout", "");
+  const ExperimentResult r = run_experiment(c, 2);
+  bool differ = false;
+  for (int s = 0; s < c.seeds; ++s) {
+    INFO(r.run(c, 0, 0, s).error);
+    REQUIRE(r.run(c, 0, 0, s).error.empty());
+    differ = differ || r.run(c, 0, 0, s).metrics.mean_jct_s != r.run(c, 0, 1, s).metrics.mean_jct_s;
+  }
+  CHECK(differ);  // before, agent read the truth table and pollux was pollux[oracle] to the byte
+  const auto& e = r.prediction_errors;
+  REQUIRE(e.size() >= 7);
+  CHECK(e[6].source == "agent");
+  CHECK(e[6].class_name.empty());
+  CHECK(e[6].jobs == 24);
+  CHECK(e[6].speed_mape > 1.0);              // a fitted prior and noisy measurements: not the truth
+  CHECK(e[6].speed_mape < e[1].speed_mape);  // ... but closer than the history it starts from
+  CHECK(prediction_error_used_by(c, "agent").find("pollux") != std::string::npos);
+}
+
+TEST_CASE("sim::Heldout: agent beliefs never read a truth the user brought as a table file", "[heldout][agent]") {
+  const nlohmann::json cat = {{"name", "own"},
+                              {"classes",
+                               {{{"name", "mine"},
+                                 {"batch", {{"mode", "fixed_global"}, {"size", 256}}},
+                                 {"model_size_mparams", 25},
+                                 {"work", {{"samples", 1e7}, {"sigma", 0.1}}},
+                                 {"gpus", {{"max", 16}}},
+                                 {"speed", {{"kind", "table"}, {"csv", "own-table.csv"}}}}}}};
+  const Catalog truth = parse_catalog(cat, "own.json", "", kHeldoutFixtures);
+  TrainingSpec spec = paper_spec(4, 7);
+  spec.protocol = FitProtocol::kTwoNode;
+  const TrainingData data = make_training_data(truth, spec);
+  std::vector<JobClass> pub = truth.classes;
+  for (auto& k : pub)
+    k.speed = std::make_shared<PoisonStepTime>();
+  auto history = std::make_shared<const Catalog>(fit_history_catalog(pub, data, spec, "test"));
+  const auto source = make_agent_source(history, 0.05);
+  CHECK_FALSE(source->needs_truth());
+  Catalog poisoned = truth;
+  for (auto& k : poisoned.classes)
+    k.speed = std::make_shared<PoisonStepTime>();
+  BeliefContext ctx{&poisoned, spec.gpus_per_node};
+  JobPublic job;
+  job.class_name = "mine";
+  job.max_gpus = 16;
+  const auto belief = source->make(job, ctx, nullptr);
+  REQUIRE(belief);
+  const double before = belief->throughput(16, 4);  // would throw if it read the poisoned truth
+  CHECK(before > 0.0);
+  belief->observe_step({16, 4, 256.0, 0.5 * before});
+  CHECK(belief->throughput(16, 4) < before);
+  CHECK(belief->total_work() > 0.0);
 }
