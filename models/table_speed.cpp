@@ -106,20 +106,100 @@ double TableStepTime::lookup(double w, double nodes, double local_batch, bool* c
   return t;
 }
 
+void TableClampStats::merge(const TableClampStats& o) {
+  if (o.clamped > 0) {
+    if (clamped == 0) {
+      w_min = o.w_min;
+      w_max = o.w_max;
+      nodes_min = o.nodes_min;
+      nodes_max = o.nodes_max;
+      batch_min = o.batch_min;
+      batch_max = o.batch_max;
+    } else {
+      w_min = std::min(w_min, o.w_min);
+      w_max = std::max(w_max, o.w_max);
+      nodes_min = std::min(nodes_min, o.nodes_min);
+      nodes_max = std::max(nodes_max, o.nodes_max);
+      batch_min = std::min(batch_min, o.batch_min);
+      batch_max = std::max(batch_max, o.batch_max);
+    }
+  }
+  lookups += o.lookups;
+  clamped += o.clamped;
+}
+
+namespace {
+
+// Per-table counts of this thread; a run touches a handful of tables, so a short vector with the last hit first.
+thread_local std::vector<std::pair<const TableStepTime*, TableClampStats>> thread_clamps;
+
+TableClampStats& clamps_of(const TableStepTime* t) {
+  if (!thread_clamps.empty() && thread_clamps.front().first == t) return thread_clamps.front().second;
+  for (auto& e : thread_clamps) {
+    if (e.first == t) {
+      std::swap(e, thread_clamps.front());
+      return thread_clamps.front().second;
+    }
+  }
+  thread_clamps.insert(thread_clamps.begin(), {t, TableClampStats{}});
+  return thread_clamps.front().second;
+}
+
+}  // namespace
+
 double TableStepTime::step_seconds(int w, int nodes, double global_batch) const {
   bool c = false;
-  const double t = lookup(w, nodes, global_batch / w, &c);
+  const double b = global_batch / w;
+  const double t = lookup(w, nodes, b, &c);
   ++thread_stats.lookups;
-  if (c) ++thread_stats.clamped;
+  TableClampStats& mine = clamps_of(this);
+  ++mine.lookups;
+  if (c) {
+    ++thread_stats.clamped;
+    TableClampStats one;
+    one.lookups = 0;
+    one.clamped = 1;
+    one.w_min = one.w_max = w;
+    one.nodes_min = one.nodes_max = nodes;
+    one.batch_min = one.batch_max = b;
+    mine.merge(one);
+  }
   return t;
+}
+
+TableRange TableStepTime::range() const {
+  TableRange r;
+  r.w_min = rows_.begin()->first;
+  r.w_max = rows_.rbegin()->first;
+  bool first = true;
+  for (const auto& [w, row] : rows_) {
+    for (const Group& g : row) {
+      if (first) {
+        r.nodes_min = r.nodes_max = g.nodes;
+        r.batch_min = g.batch.front();
+        r.batch_max = g.batch.back();
+        first = false;
+      }
+      r.nodes_min = std::min(r.nodes_min, g.nodes);
+      r.nodes_max = std::max(r.nodes_max, g.nodes);
+      r.batch_min = std::min(r.batch_min, g.batch.front());
+      r.batch_max = std::max(r.batch_max, g.batch.back());
+    }
+  }
+  return r;
 }
 
 TableStats thread_table_stats() {
   return thread_stats;
 }
 
+std::vector<std::pair<const TableStepTime*, TableClampStats>> thread_table_clamps() {
+  return thread_clamps;
+}
+
 void reset_thread_table_stats() {
   thread_stats = TableStats{};
+  thread_clamps.clear();
 }
 
 void count_table_lookup(bool clamped) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "models/step_time_model.h"
@@ -23,6 +24,29 @@ struct TablePoint {
 struct TableStats {
   std::uint64_t lookups = 0;
   std::uint64_t clamped = 0;
+};
+
+// One table's lookups on a thread, and the range the clamped ones asked for (w, nodes, per-GPU batch).
+struct TableClampStats {
+  std::uint64_t lookups = 0;
+  std::uint64_t clamped = 0;
+  int w_min = 0;  // clamped lookups' range; meaningful when clamped > 0
+  int w_max = 0;
+  int nodes_min = 0;
+  int nodes_max = 0;
+  double batch_min = 0.0;
+  double batch_max = 0.0;
+  void merge(const TableClampStats& o);
+};
+
+// What a table measured: the ranges of its points.
+struct TableRange {
+  int w_min = 0;
+  int w_max = 0;
+  int nodes_min = 0;
+  int nodes_max = 0;
+  double batch_min = 0.0;
+  double batch_max = 0.0;
 };
 
 // Interpolation rule (exact at every measured point, linear, hence monotone, between neighbouring points):
@@ -47,6 +71,7 @@ class TableStepTime final : public StepTimeModel {
 
   // The distinct measured points (after averaging repeats), ordered by w, nodes, batch.
   [[nodiscard]] std::vector<TablePoint> points() const;
+  [[nodiscard]] TableRange range() const;
 
  private:
   struct Group {
@@ -65,6 +90,8 @@ class TableStepTime final : public StepTimeModel {
 // count before a run and reads it after (exact per run, whatever runs beside it on other threads).
 TableStats thread_table_stats();
 void reset_thread_table_stats();
+// The same lookups per TableStepTime (by address), on this thread, reset with the totals.
+std::vector<std::pair<const TableStepTime*, TableClampStats>> thread_table_clamps();
 // Counts one lookup of another measured-table model (the goodput model's) on this thread.
 void count_table_lookup(bool clamped);
 

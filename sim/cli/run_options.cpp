@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 
+#include "sim/experiments/belief_checks.h"
 #include "sim/experiments/placement_report.h"
 #include "sim/experiments/progress.h"
 #include "sim/experiments/report.h"
@@ -96,6 +97,8 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   progress.finish();
   if (o.stats) res.stats = collect_run_stats(res.runs, secs);
+  for (const auto& w : experiment_warnings(cfg, res, trace_work_check(cfg)))
+    std::fprintf(stderr, "ringsched: warning: %s\n", w.c_str());
   std::cout << (view == View::kTable3 ? render_table3(cfg, res, f) : render_summary(cfg, res, f));
   std::cout << render_belief_report(cfg, res, f);     // empty unless prediction errors or measured tables
   std::cout << render_placement_report(cfg, res, f);  // empty unless topology/placement/gap

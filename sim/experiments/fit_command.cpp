@@ -111,8 +111,9 @@ FitInput measurement_input(const FitCommandOptions& o) {
 
 namespace {
 
-// `auto`: two-node when the points include a 2-node measurement and one on a single node, else paper when they hold
-// enough one-node power-of-two counts, else eq5-all. The reason goes to stderr and quality.protocol_choice.
+// `auto`: two-node when the points include a 2-node measurement and one on a single node, else net-all when any
+// point spans several nodes (neither needs a model size), else paper when they hold enough one-node power-of-two
+// counts, else eq5-all. The reason goes to stderr and quality.protocol_choice.
 FitProtocol choose_protocol(const std::vector<models::SpeedPoint>& pts, int g, bool probes, std::string& why) {
   const bool one = std::any_of(pts.begin(), pts.end(), [](const auto& p) { return p.nodes == 1; });
   const bool two = std::any_of(pts.begin(), pts.end(), [](const auto& p) { return p.nodes == 2; });
@@ -122,6 +123,14 @@ FitProtocol choose_protocol(const std::vector<models::SpeedPoint>& pts, int g, b
                  : "the points include measurements on one node and on 2 nodes, so two-node fits the net model on "
                    "every point spanning at most 2 nodes";
     return FitProtocol::kTwoNode;
+  }
+  const bool multi = std::any_of(pts.begin(), pts.end(), [](const auto& p) { return p.nodes > 1; });
+  if (multi && static_cast<int>(pts.size()) >= protocol_min_points(FitProtocol::kNetAll)) {
+    why = std::string(probes ? "the probes include " : "the points include ") +
+          (one ? "one-node and multi-node measurements but none on exactly 2 nodes"
+               : "multi-node measurements and none on one node") +
+          ", so net-all fits the net model on every point (it needs no model size)";
+    return FitProtocol::kNetAll;
   }
   int paper = 0;
   for (const auto& p : pts)
@@ -197,7 +206,9 @@ int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream&
                        protocol_model(req.protocol) + " model of protocol " + to_string(req.protocol) +
                        " (the net model of two-node and net-all does not use it)");
     }
+    // The entry must load as it is (a catalog needs a positive model size): 1, which the net model never reads.
     in.model_size = 1.0;
+    req.model_size = in.model_size;
     in.derivation.push_back("model_size_mparams: PLACEHOLDER 1 (the net model does not use it); pass --model-size.");
   }
   if (!req.probes.empty()) {

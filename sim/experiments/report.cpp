@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sim/experiments/atomic_file.h"
+#include "sim/experiments/belief_checks.h"
 #include "sim/experiments/builtin_configs.h"
 
 namespace ringsched {
@@ -337,6 +338,7 @@ nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r
     j["table_lookups"] = r.table_lookups();
     j["table_clamped"] = r.table_clamped();
   }
+  add_belief_checks_json(j, c, r);
   return j;
 }
 
@@ -409,6 +411,7 @@ std::string render_belief_report(const ExperimentConfig& c, const ExperimentResu
     out << "\nMeasured-table lookups outside the measured range (answered by clamping): " << clamped << " of "
         << lookups << " (" << fmt("%.1f", pct) << "%).\n";
   }
+  out << belief_checks_md(c, r);
   return out.str();
 }
 

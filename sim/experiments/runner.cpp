@@ -3,6 +3,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <exception>
 #include <mutex>
 
@@ -35,6 +36,23 @@ std::uint64_t ExperimentResult::table_clamped() const {
   for (const auto& r : runs)
     n += r.table_clamped;
   return n;
+}
+
+std::vector<std::pair<const models::TableStepTime*, models::TableClampStats>> ExperimentResult::table_clamps(
+    int strategy) const {
+  std::vector<std::pair<const models::TableStepTime*, models::TableClampStats>> out;
+  for (const auto& r : runs) {
+    if (strategy >= 0 && r.strategy != strategy) continue;
+    for (const auto& [table, st] : r.table_clamps) {
+      auto it = std::find_if(out.begin(), out.end(), [t = table](const auto& e) { return e.first == t; });
+      if (it == out.end()) {
+        out.emplace_back(table, st);
+      } else {
+        it->second.merge(st);
+      }
+    }
+  }
+  return out;
 }
 
 RunStats collect_run_stats(const std::vector<CellRun>& runs, double wall_s) {
@@ -124,6 +142,7 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
   const models::TableStats ts = models::thread_table_stats();
   cell.table_lookups = ts.lookups;
   cell.table_clamped = ts.clamped;
+  cell.table_clamps = models::thread_table_clamps();  // unordered: reports order them by catalog
   cell.metrics = compute_metrics(rr, config.total_gpus());
   if (gap != nullptr) set_gap_metrics(cell.metrics, gap->gaps());
   cell.belief_score = std::move(rr.belief_score);

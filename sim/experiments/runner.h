@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "models/table_speed.h"
 #include "sim/beliefs/belief_sources.h"
 #include "sim/engine/metrics.h"
 #include "sim/experiments/config.h"
@@ -31,8 +32,10 @@ struct CellRun {
   std::uint64_t decisions = 0;      // strategy calls
   std::uint64_t table_lookups = 0;  // measured-table speed lookups of the run (models/table_speed.h)
   std::uint64_t table_clamped = 0;  // of them, outside the measured range (answered by clamping)
-  BeliefScore belief_score;         // when run with score_beliefs
-  std::string error;                // non-empty if the run failed
+  // The same lookups per measured table (truth or belief), with the range the clamped ones asked for.
+  std::vector<std::pair<const models::TableStepTime*, models::TableClampStats>> table_clamps;
+  BeliefScore belief_score;  // when run with score_beliefs
+  std::string error;         // non-empty if the run failed
 };
 
 // What --stats reports (sim/cli, summary.json "stats"): the runs' engine counters and the process's cost.
@@ -55,6 +58,9 @@ struct ExperimentResult {
   [[nodiscard]] const CellRun& run(const ExperimentConfig& c, int level, int strategy, int seed_index) const;
   [[nodiscard]] std::uint64_t table_lookups() const;
   [[nodiscard]] std::uint64_t table_clamped() const;
+  // Per measured table, over every run (strategy >= 0: that strategy's runs only), unordered.
+  [[nodiscard]] std::vector<std::pair<const models::TableStepTime*, models::TableClampStats>> table_clamps(
+      int strategy = -1) const;
 };
 
 // What a caller sees of run_experiment while it runs (all optional).

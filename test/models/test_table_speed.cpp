@@ -34,7 +34,7 @@ std::vector<TablePoint> synth_points() {
 
 }  // namespace
 
-TEST_CASE("models::TableStepTime: exact at every measured point, without clamping", "[table_speed]") {
+TEST_CASE("ringsched::models::TableStepTime: exact at every measured point, without clamping", "[table_speed]") {
   const TableStepTime t(synth_points());
   reset_thread_table_stats();
   for (const auto& p : synth_points()) {
@@ -47,7 +47,7 @@ TEST_CASE("models::TableStepTime: exact at every measured point, without clampin
   CHECK(thread_table_stats().clamped == 0);
 }
 
-TEST_CASE("models::TableStepTime: linear and monotone between measured batches, nodes and GPU counts",
+TEST_CASE("ringsched::models::TableStepTime: linear and monotone between measured batches, nodes and GPU counts",
           "[table_speed]") {
   const TableStepTime t(synth_points());
   // The synthetic step is linear in b and nodes, so interpolation must reproduce it exactly between points.
@@ -67,7 +67,8 @@ TEST_CASE("models::TableStepTime: linear and monotone between measured batches, 
   CHECK(d.lookup(1, 1, 1.5, nullptr) == Approx(2.5));
 }
 
-TEST_CASE("models::TableStepTime: outside the measured range clamps to the edge and counts", "[table_speed]") {
+TEST_CASE("ringsched::models::TableStepTime: outside the measured range clamps to the edge and counts",
+          "[table_speed]") {
   const TableStepTime t(synth_points());
   bool clamped = false;
   CHECK(t.lookup(1, 1, 64.0, &clamped) == synth(1, 1, 32.0));
@@ -93,11 +94,44 @@ TEST_CASE("models::TableStepTime: outside the measured range clamps to the edge 
   CHECK(thread_table_stats().lookups == 3);
 }
 
-TEST_CASE("models::TableStepTime: repeats averaged, empty or invalid tables rejected", "[table_speed]") {
+TEST_CASE("ringsched::models::TableStepTime: repeats averaged, empty or invalid tables rejected", "[table_speed]") {
   const TableStepTime t({{2, 1, 8.0, 1.0}, {2, 1, 8.0, 3.0}});
   CHECK(t.lookup(2, 1, 8.0, nullptr) == 2.0);
   CHECK(t.points().size() == 1);
   CHECK_THROWS_AS(TableStepTime(std::vector<TablePoint>{}), std::invalid_argument);
   CHECK_THROWS_WITH(TableStepTime({{1, 1, 8.0, 1.0}, {2, 1, 8.0, -1.0}}), Catch::Contains("point 1"));
   CHECK_THROWS_AS(TableStepTime({{2, 3, 8.0, 1.0}}), std::invalid_argument);  // more nodes than GPUs
+}
+
+TEST_CASE("ringsched::models::TableStepTime: clamped lookups are counted per table with the range they asked for",
+          "[models][table]") {
+  const ringsched::models::TableStepTime t({{1, 1, 32, 1.0}, {2, 1, 32, 0.6}, {4, 2, 32, 0.5}});
+  const ringsched::models::TableStepTime other({{1, 1, 16, 2.0}});
+  ringsched::models::reset_thread_table_stats();
+  (void)t.step_seconds(2, 1, 64);   // measured: not clamped
+  (void)t.step_seconds(8, 2, 256);  // beyond 4 GPUs
+  (void)t.step_seconds(1, 1, 8);    // per-GPU batch 8 below 32
+  (void)other.step_seconds(1, 1, 16);
+  const auto per = ringsched::models::thread_table_clamps();
+  REQUIRE(per.size() == 2);
+  const auto& mine = per[0].first == &t ? per[0].second : per[1].second;
+  CHECK(mine.lookups == 3);
+  CHECK(mine.clamped == 2);
+  CHECK(mine.w_min == 1);
+  CHECK(mine.w_max == 8);
+  CHECK(mine.nodes_min == 1);
+  CHECK(mine.nodes_max == 2);
+  CHECK(mine.batch_min == 8.0);
+  CHECK(mine.batch_max == 32.0);
+  CHECK(ringsched::models::thread_table_stats().lookups == 4);
+  CHECK(ringsched::models::thread_table_stats().clamped == 2);
+  const ringsched::models::TableRange r = t.range();
+  CHECK(r.w_min == 1);
+  CHECK(r.w_max == 4);
+  CHECK(r.nodes_min == 1);
+  CHECK(r.nodes_max == 2);
+  CHECK(r.batch_min == 32.0);
+  CHECK(r.batch_max == 32.0);
+  ringsched::models::reset_thread_table_stats();
+  CHECK(ringsched::models::thread_table_clamps().empty());
 }

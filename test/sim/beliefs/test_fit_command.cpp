@@ -2,10 +2,14 @@
 // known answer, the protocols' point selection, the catalog entry, and bad input (too few points, bad CSV) with exit 2.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
 #include "models/input_error.h"
+#include "models/network_model.h"
 #include "sim/beliefs/speed_fit.h"
 #include "sim/experiments/fit_command.h"
 #include "sim/experiments/fit_study.h"
@@ -127,4 +131,47 @@ TEST_CASE("sim::Fit: Pollux tables fit under both protocols, and the CLI's exit 
   CHECK(run_cli_code("fit --pollux bert --probes 1,x") == 2);
   CHECK(run_cli_code("fit --pollux all --probes 1") == 2);
   CHECK(run_cli_code("fit --pollux bert --probes 1,2,4,4+4,8@2") == 0);
+}
+
+TEST_CASE("sim::Fit: a table with one-node and multi-node rows fits without --model-size, and its entry loads as is",
+          "[fit]") {
+  // The net model (models/network_model.h) with known coefficients, on 4-GPU nodes: 1, 2, 4 GPUs on one node and
+  // 8 and 16 GPUs on 4 nodes (no 2-node row), two per-GPU batches each.
+  models::NetCoeffs k;
+  k.per_sample = 0.002;
+  k.per_step = 0.05;
+  k.intra_bw = 0.01;
+  k.intra_hop = 0.002;
+  k.inter_bw = 0.04;
+  k.inter_const = 0.01;
+  std::string text = "gpus,nodes,global_batch,step_seconds\n";
+  for (const auto& [w, n] : std::vector<std::pair<int, int>>{{1, 1}, {2, 1}, {4, 1}, {8, 4}, {16, 4}}) {
+    for (double b : {16.0, 64.0}) {
+      std::ostringstream row;
+      row.precision(17);
+      row << w << ',' << n << ',' << b * w << ',' << models::net_step_time(k, w, n, b * w) << '\n';
+      text += row.str();
+    }
+  }
+  char name[] = "/tmp/ringsched-fit-XXXXXX";
+  const int fd = mkstemp(name);
+  REQUIRE(fd >= 0);
+  REQUIRE(write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+  close(fd);
+  FitCommandOptions o;
+  o.csv = name;
+  std::ostringstream out;
+  std::ostringstream err;
+  CHECK(run_fit_command(o, out, err) == 0);
+  std::remove(name);
+  CHECK(err.str().find("net-all chosen automatically") != std::string::npos);
+  const nlohmann::json doc = nlohmann::json::parse(out.str());
+  const nlohmann::json& entry = doc.at("class");
+  CHECK(entry.at("speed").at("kind") == "net");
+  CHECK(entry.at("model_size_mparams").get<double>() == 1.0);  // the placeholder the derivation names, not 0
+  const Catalog cat = parse_catalog({{"name", "mine"}, {"classes", {entry}}}, "fitted.json");
+  REQUIRE(cat.classes.size() == 1);
+  // Exact points: the fitted model reproduces a measured step.
+  CHECK(cat.classes[0].speed->step_seconds(16, 4, 64.0 * 16) ==
+        Approx(models::net_step_time(k, 16, 4, 64.0 * 16)).epsilon(1e-6));
 }

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "sim/experiments/belief_checks.h"
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/report.h"
 #include "sim/experiments/runner.h"
@@ -284,4 +285,46 @@ TEST_CASE("sim::Heldout: agent beliefs never read a truth the user brought as a 
   belief->observe_step({16, 4, 256.0, 0.5 * before});
   CHECK(belief->throughput(16, 4) < before);
   CHECK(belief->total_work() > 0.0);
+}
+
+TEST_CASE("sim::Heldout: clamped lookups are reported per table and strategy, with warnings past 5%",
+          "[heldout][clamp]") {
+  const ExperimentConfig c = parse_experiment(small_heldout(), "builtin:heldout", "");
+  const ExperimentResult r = run_experiment(c, 2);
+  const auto rows = table_clamp_rows(c, r);
+  REQUIRE(rows.size() == 6);  // the six truth tables (history under the paper protocol is Eq. 5, not a table)
+  std::uint64_t lookups = 0;
+  std::uint64_t clamped = 0;
+  int over = 0;
+  for (const auto& row : rows) {
+    CHECK(row.role == "truth");
+    CHECK(row.stats.clamped <= row.stats.lookups);
+    lookups += row.stats.lookups;
+    clamped += row.stats.clamped;
+    over += row.share() > kClampWarnShare ? 1 : 0;
+    CHECK(row.measured.w_max == 64);
+    if (row.stats.clamped > 0) {
+      CHECK(row.stats.w_min >= 1);
+      CHECK(row.stats.w_max <= 64);  // no job may ask beyond the cluster
+      CHECK(row.stats.nodes_min <= row.stats.nodes_max);
+    }
+  }
+  // Every lookup of this config is of these tables.
+  CHECK(lookups == r.table_lookups());
+  CHECK(clamped == r.table_clamped());
+  std::uint64_t by_strategy = 0;
+  for (int s = 0; s < static_cast<int>(c.strategies.size()); ++s)
+    for (const auto& e : r.table_clamps(s))
+      by_strategy += e.second.lookups;
+  CHECK(by_strategy == lookups);
+  const auto warnings = experiment_warnings(c, r, std::nullopt);
+  int table_warnings = 0;
+  for (const auto& w : warnings)
+    table_warnings += w.find("truth table were answered by clamping") != std::string::npos ? 1 : 0;
+  CHECK(table_warnings == over);
+  const nlohmann::json j = summary_json(c, r);
+  CHECK(j.at("table_clamps").size() == 6);
+  CHECK(j.at("table_clamps_by_strategy").size() == c.strategies.size());
+  CHECK(j.contains("warnings") == !warnings.empty());
+  CHECK(render_belief_report(c, r, Format::kMarkdown).find("| class | table | lookups |") != std::string::npos);
 }

@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "sim/experiments/belief_checks.h"
 #include "sim/experiments/runner.h"
 #include "test/sim/cli_util.h"
 #include "workloads/json_reader.h"
@@ -153,6 +155,43 @@ TEST_CASE("sim::Experiment: a generic trace maps columns and units and turns dur
   // work = duration x the class's throughput on its GPUs packed on 8-GPU nodes (1 min on 4 GPUs, 2 min on 8).
   CHECK(w.jobs[0].work_samples == Approx(60.0 * class_throughput(cls, 4, 1)));
   CHECK(w.jobs[1].work_samples == Approx(120.0 * class_throughput(cls, 8, 1)));
+}
+
+TEST_CASE("sim::Experiment: the work beliefs assume is checked against a generic trace's durations", "[sim][trace]") {
+  TempDir dir;
+  nlohmann::json doc = paper_config();
+  doc["workload"].erase("arrival");
+  doc["workload"].erase("jobs");
+  doc["workload"]["trace"] = nlohmann::json::parse(
+      R"({"format": "generic", "file": "g.csv", "columns": {"submit": "when", "duration": "secs", "gpus": "cards"}})");
+  // Minutes of work against the paper class's 164 epochs: a placeholder far off the trace.
+  write(dir / "g.csv", "when,secs,cards\n0,60,4\n10,120,8\n");
+  const ExperimentConfig c = parse_experiment(doc, "cfg.json", dir.path().string());
+  const JobClass& cls = c.workload.catalog->classes[0];
+  const double w0 = 60.0 * class_throughput(cls, 4, 1);
+  const double w1 = 120.0 * class_throughput(cls, 8, 1);
+  const double a0 = std::abs(cls.work_samples - w0) / w0;
+  const double a1 = std::abs(cls.work_samples - w1) / w1;
+  const auto check = trace_work_check(c);
+  REQUIRE(check);
+  CHECK(check->jobs == 2);
+  CHECK(check->median_ape == Approx(0.5 * (a0 + a1)));  // two jobs: the mean of the middle two
+  CHECK(check->mean_ape == Approx(0.5 * (a0 + a1)));
+  const ExperimentResult none;
+  const auto warnings = experiment_warnings(c, none, check);
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Contains("off the work the trace's durations imply (median over 2 jobs)"));
+  // Durations that imply exactly the class's work: no warning.
+  char row[128];
+  std::snprintf(row, sizeof row, "when,secs,cards\n0,%.17g,4\n", cls.work_samples / class_throughput(cls, 4, 1));
+  write(dir / "g.csv", row);
+  const ExperimentConfig exact = parse_experiment(doc, "cfg.json", dir.path().string());
+  const auto ok = trace_work_check(exact);
+  REQUIRE(ok);
+  CHECK(ok->median_ape == Approx(0.0).margin(1e-9));
+  CHECK(experiment_warnings(exact, none, ok).empty());
+  // A Poisson workload has no durations to compare with.
+  CHECK_FALSE(trace_work_check(parse_experiment(paper_config(), "cfg.json", "")));
 }
 
 TEST_CASE("sim::Experiment: trace errors name the config's JSON path and the trace's file:line", "[sim][trace]") {
