@@ -8,6 +8,7 @@
 
 #include <boost/random/normal_distribution.hpp>
 
+#include "models/net_interval.h"
 #include "models/table_speed.h"
 #include "workloads/json_reader.h"
 #include "workloads/rng.h"
@@ -53,6 +54,7 @@ bool TrainingSpec::profiles(int w, int nodes) const {
 
 std::string TrainingSpec::describe() const {
   std::string out = "protocol " + to_string(protocol);
+  if (speed_high) out += " (speed: high end of the 90% interval)";
   if (probes.empty()) return out;
   out += " on probes ";
   for (std::size_t i = 0; i < probes.size(); ++i) {
@@ -132,7 +134,13 @@ Catalog fit_history_catalog(const std::vector<JobClass>& classes_public, const T
     c.large_batch_penalty = pub.large_batch_penalty;
     const std::string where = origin + ": class '" + pub.name + "' (" + spec.describe() + ")";
     check_enough_positions(data.points.at(i), spec, where);
-    c.speed = fit_speed_points(spec.protocol, data.points.at(i), pub.model_size_mparams, where).model();
+    const SpeedFit fit = fit_speed_points(spec.protocol, data.points.at(i), pub.model_size_mparams, where);
+    if (spec.speed_high && !fit.net) {
+      throw InputError(where + ": speed \"high\" plans with the upper end of the net model's intervals; protocol " +
+                       to_string(spec.protocol) + " fits " + fit.model_name() + " (use two-node or net-all)");
+    }
+    c.speed = spec.speed_high ? std::make_shared<models::NetHighStepTime>(models::NetEnvelope(data.points.at(i)))
+                              : fit.model();
     if (data.work.at(i).empty()) throw InputError(where + ": no training runs");
     double sum = 0.0;
     for (double w : data.work.at(i))

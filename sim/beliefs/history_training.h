@@ -27,6 +27,9 @@ struct TrainingSpec {
   std::vector<ProbePoint> probes;              // non-empty: profile exactly these (w, nodes) points
   int gpus_per_node = 8;                       // of the cluster the runs were profiled on
   int max_gpus = 1 << 20;  // largest allocation measured on a model (non-table) truth: the cluster size
+  // Which end of the fitted speed beliefs plan with (`beliefs.history.speed`): the model's prediction ("mid"), or the
+  // upper end of its 90% interval, the slowest the probes admit ("high"; net protocols only: models/net_interval.h).
+  bool speed_high = false;
 
   // Whether the runs profile a measurement at w GPUs over `nodes` nodes.
   [[nodiscard]] bool profiles(int w, int nodes) const;

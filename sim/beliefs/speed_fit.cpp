@@ -1,16 +1,22 @@
 // sim/beliefs/speed_fit.cpp — protocols, probe positions, the two-level model, fitting and fit quality.
 #include "sim/beliefs/speed_fit.h"
 
+#include <optional>
+
+#include "models/net_interval.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <tuple>
 
 #include "models/input_error.h"
+#include "models/net_interval.h"
 #include "models/nnls.h"
 #include "workloads/json_reader.h"
 
@@ -408,6 +414,39 @@ std::vector<std::string> input_warnings(const std::vector<models::SpeedPoint>& a
 
 }  // namespace
 
+namespace {
+
+IntervalQuality interval_quality(const models::NetEnvelope& e, const std::vector<UnprofiledPoint>& un) {
+  IntervalQuality iq;
+  iq.available = true;
+  iq.noise_pct = 100.0 * e.noise();
+  iq.probe_nodes = e.probe_nodes();
+  int in = 0;
+  int in32 = 0;
+  std::vector<double> widths;
+  for (const auto& u : un) {
+    const bool inside = u.measured_s >= u.predicted_lo_s && u.measured_s <= u.predicted_hi_s;
+    in += inside ? 1 : 0;
+    if (u.w >= 32) {
+      in32 += inside ? 1 : 0;
+      widths.push_back(100.0 * (u.predicted_hi_s - u.predicted_lo_s) / u.measured_s);
+    }
+  }
+  iq.points_32 = static_cast<int>(widths.size());
+  iq.coverage_pct = un.empty() ? kNoValue : 100.0 * in / static_cast<double>(un.size());
+  iq.coverage_32_pct = widths.empty() ? kNoValue : 100.0 * in32 / static_cast<double>(widths.size());
+  if (widths.empty()) {
+    iq.median_width_32_pct = kNoValue;
+  } else {
+    std::sort(widths.begin(), widths.end());
+    const std::size_t h = widths.size() / 2;
+    iq.median_width_32_pct = widths.size() % 2 ? widths[h] : 0.5 * (widths[h - 1] + widths[h]);
+  }
+  return iq;
+}
+
+}  // namespace
+
 FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::SpeedPoint>& points) {
   const FitProtocol p = r.protocol;
   if (points.empty()) throw InputError(r.origin + ": no measured points");
@@ -513,6 +552,8 @@ FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::Speed
   std::vector<models::SpeedPoint> test16;
   std::vector<double> ape32;
   std::map<int, std::pair<double, int>> by_nodes;
+  std::optional<models::NetEnvelope> envelope;
+  if (o.fit.net) envelope.emplace(train);
   for (const auto& t : test) {
     UnprofiledPoint u;
     u.w = t.w;
@@ -521,6 +562,12 @@ FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::Speed
     u.measured_s = t.step_seconds;
     u.predicted_s = o.fit.step_seconds(t.w, t.nodes, t.global_batch);
     u.ape_pct = 100.0 * std::abs(t.step_seconds / u.predicted_s - 1.0);
+    u.predicted_lo_s = u.predicted_hi_s = kNoValue;
+    if (envelope) {
+      const models::NetInterval iv = envelope->interval(t.w, t.nodes, t.global_batch);
+      u.predicted_lo_s = iv.lo;
+      u.predicted_hi_s = iv.hi;
+    }
     q.unprofiled.push_back(u);
     if (t.w >= 16) test16.push_back(t);
     if (t.w >= 32) ape32.push_back(u.ape_pct);
@@ -547,6 +594,8 @@ FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::Speed
   }
   for (const auto& [nodes, acc] : by_nodes)
     q.heldout_by_nodes.push_back(NodeCountError{nodes, acc.second, acc.first / acc.second});
+  if (envelope) q.intervals = interval_quality(*envelope, q.unprofiled);
+  o.fitted = train;
   if (o.fit.net) q.model_selection = o.fit.netfit.candidates;
   q.fixed = o.fit.fixed_coefficients();
   q.warnings = input_warnings(points, train, o.fit.free_coefficients());
@@ -608,9 +657,21 @@ nlohmann::json quality_json(const FitQuality& q) {
                   {"global_batch", u.global_batch},
                   {"measured_s", u.measured_s},
                   {"predicted_s", num_or_null(u.predicted_s)},
+                  {"predicted_lo_s", num_or_null(u.predicted_lo_s)},
+                  {"predicted_hi_s", num_or_null(u.predicted_hi_s)},
                   {"ape_pct", num_or_null(u.ape_pct)}});
   }
   j["unprofiled"] = un;
+  if (q.intervals.available) {
+    const IntervalQuality& iq = q.intervals;
+    j["intervals"] = {{"level_pct", 90},
+                      {"noise_pct", num_or_null(iq.noise_pct)},
+                      {"probe_nodes", iq.probe_nodes},
+                      {"coverage_pct", num_or_null(iq.coverage_pct)},
+                      {"points_32plus", iq.points_32},
+                      {"coverage_32plus_pct", num_or_null(iq.coverage_32_pct)},
+                      {"median_width_32plus_pct", num_or_null(iq.median_width_32_pct)}};
+  }
   return j;
 }
 

@@ -104,6 +104,20 @@ struct UnprofiledPoint {
   double measured_s = 0.0;
   double predicted_s = 0.0;
   double ape_pct = 0.0;  // speed APE: |measured / predicted - 1| x 100
+  // net models: the 90% interval of the prediction (models/net_interval.h); NaN for other models.
+  double predicted_lo_s = 0.0;
+  double predicted_hi_s = 0.0;
+};
+
+// How the net model's 90% intervals did on the unprofiled points (NaN where there are none).
+struct IntervalQuality {
+  bool available = false;  // net models only
+  double noise_pct = 0.0;  // q: the widening for residual noise
+  int probe_nodes = 0;     // the largest node count the fitted points measured
+  double coverage_pct = 0.0;
+  double coverage_32_pct = 0.0;
+  double median_width_32_pct = 0.0;  // (hi - lo) / measured, median over 32+ GPU points
+  int points_32 = 0;
 };
 
 struct NodeCountError {
@@ -132,6 +146,7 @@ struct FitQuality {
   double median_heldout_32 = 0.0;  // median speed APE at 32+ GPUs; NaN if none
   std::vector<NodeCountError> heldout_by_nodes;
   std::vector<UnprofiledPoint> unprofiled;
+  IntervalQuality intervals;
   std::vector<models::NetCandidate> model_selection;  // net models: every variant's leave-one-probe-out MAPE
   std::vector<std::string> fixed;                     // coefficients fixed at 0 (not identifiable)
   std::vector<std::string> warnings;                  // degenerate input: duplicates, too few GPU counts, no variance
@@ -140,6 +155,7 @@ struct FitQuality {
 struct FitOutcome {
   SpeedFit fit;
   FitQuality quality;
+  std::vector<models::SpeedPoint> fitted;  // the points the fit used (the probes' measurements)
 };
 
 // What to fit: the protocol (its model, and its points unless probes are given), the GPUs per node (0: inferred).

@@ -24,6 +24,9 @@ Command add_fit_command(CLI::App& app) {
                   "auto (default: two-node when the points include 2-node measurements, else paper), paper, "
                   "two-level, multi-node, two-node, eq5-all, two-level-all or net-all; the model, and the points "
                   "profiled unless --probes is given");
+  fit->add_flag("--suggest-probe", o->suggest_probe,
+                "net models: print the one extra (GPUs, nodes) measurement that would narrow the 90% intervals at "
+                "32+ GPUs most (stderr and quality.suggested_probe)");
   fit->add_option("--probes", o->probes,
                   "Fit only on these positions, comma-separated: a GPU count packed on nodes (8), a placement of "
                   "per-node GPU counts (4+4) or GPUs@nodes (8@2); every other point is predicted and scored")

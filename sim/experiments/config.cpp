@@ -392,6 +392,9 @@ TrainingSpec parse_training(const JsonReader& h, const ExperimentConfig& c) {
   t.measurement_sigma = h.non_negative_or("measurement_sigma", 0.05);
   if (t.measurement_sigma > 3.0) h.at("measurement_sigma").fail("must be <= 3");
   t.protocol = parse_fit_protocol(h.string_or("protocol", "paper"), h.where() + ".protocol");
+  const std::string end = h.string_or("speed", "mid");
+  if (end != "mid" && end != "high") h.at("speed").fail("unknown value '" + end + "' (valid: mid, high)");
+  t.speed_high = end == "high";
   if (auto probes = h.maybe("probes")) {
     for (const auto& p : probes->non_empty_elements())
       t.probes.push_back(parse_probe(p, c.cluster));
@@ -415,7 +418,8 @@ void parse_beliefs(const JsonReader& b, ExperimentConfig& c) {
   }
   const auto h = b.maybe("history");
   if (!h) return;
-  h->expect_object({"from", "runs", "seed", "speed_sigma", "work_sigma", "measurement_sigma", "protocol", "probes"});
+  h->expect_object(
+      {"from", "runs", "seed", "speed_sigma", "work_sigma", "measurement_sigma", "protocol", "probes", "speed"});
   const std::string from = h->string_or("from", "catalog");
   if (from == "catalog") {
     for (const auto& item : h->value().items()) {

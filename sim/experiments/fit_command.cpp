@@ -1,11 +1,15 @@
 // sim/experiments/fit_command.cpp — `ringsched fit`: inputs, fit, class entry and quality.
 #include "sim/experiments/fit_command.h"
+
+#include "models/net_interval.h"
 #include "sim/experiments/fit_study.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <ostream>
 
 #include "models/fit.h"
+#include "models/net_interval.h"
 #include "sim/beliefs/speed_fit.h"
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/fit_study.h"
@@ -148,6 +152,61 @@ FitProtocol choose_protocol(const std::vector<models::SpeedPoint>& pts, int g, b
 
 }  // namespace
 
+namespace {
+
+void report_intervals(const FitOutcome& fo, std::ostream& err) {
+  const IntervalQuality& iq = fo.quality.intervals;
+  if (!iq.available || iq.points_32 == 0) return;
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "ringsched fit: 90%% intervals (quality.unprofiled predicted_lo_s..predicted_hi_s; probes on <= %d "
+                "node(s), noise widening %.1f%%): the measured step is inside for %.1f%% of the %d points at 32+ "
+                "GPUs (%.1f%% of all unprofiled), median width %.1f%% of the measured step\n",
+                iq.probe_nodes, iq.noise_pct, iq.coverage_32_pct, iq.points_32, iq.coverage_pct,
+                iq.median_width_32_pct);
+  err << buf;
+}
+
+// --suggest-probe: targets are the unprofiled points at 32+ GPUs (the packed 32 and 64 GPUs at the probes' most
+// common per-GPU batch when the table has none); candidates go up to the node count the largest job could span.
+nlohmann::json suggest_probe(const FitOutcome& fo, const std::vector<models::SpeedPoint>& all, int max_gpus,
+                             std::ostream& err) {
+  if (!fo.fit.net) {
+    err << "ringsched fit: --suggest-probe: only for net models (protocols two-node and net-all)\n";
+    return nullptr;
+  }
+  const int g = fo.quality.gpus_per_node;
+  std::vector<models::SpeedPoint> targets;
+  for (const auto& u : fo.quality.unprofiled)
+    if (u.w >= 32) targets.push_back(models::SpeedPoint{u.w, u.nodes, u.global_batch, u.measured_s});
+  int max_nodes = std::max(1, max_gpus / std::max(1, g));
+  for (const auto& p : all)
+    max_nodes = std::max(max_nodes, p.nodes);
+  if (targets.empty()) {
+    const double b = fo.fitted.front().global_batch / fo.fitted.front().w;
+    for (int w : {32, 64})
+      targets.push_back(models::SpeedPoint{w, (w + g - 1) / g, b * w, 1.0});
+  }
+  const models::ProbeSuggestion s = models::suggest_net_probe(fo.fitted, targets, g, max_nodes);
+  if (s.gpus == 0) {
+    err << "ringsched fit: --suggest-probe: the probes already span " << max_nodes << " nodes\n";
+    return nullptr;
+  }
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "ringsched fit: suggested probe: %d GPUs on %d nodes (per-GPU batch %.6g): expected mean width of the "
+                "32+ intervals %.1f%% -> %.1f%%\n",
+                s.gpus, s.nodes, s.global_batch / s.gpus, 100.0 * s.width_before, 100.0 * s.width_after);
+  err << buf;
+  return {{"gpus", s.gpus},
+          {"nodes", s.nodes},
+          {"global_batch", s.global_batch},
+          {"mean_width_32plus_pct_before", 100.0 * s.width_before},
+          {"mean_width_32plus_pct_expected_after", 100.0 * s.width_after}};
+}
+
+}  // namespace
+
 int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream& err) {
   const int sources = (o.pollux.empty() ? 0 : 1) + (o.csv.empty() ? 0 : 1) + (o.measurements.empty() ? 0 : 1);
   if (sources != 1) throw InputError("fit: give exactly one of --pollux, --csv or --measurement");
@@ -237,6 +296,8 @@ int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream&
     err << "ringsched fit: warning: " << w << "\n";
   nlohmann::json quality = quality_json(fo.quality);
   quality["protocol_choice"] = why.empty() ? nlohmann::json("given by --protocol") : nlohmann::json(why);
+  report_intervals(fo, err);
+  if (o.suggest_probe) quality["suggested_probe"] = suggest_probe(fo, in.points, o.max_gpus, err);
   nlohmann::json doc{{"class", class_entry_json(in.name, in.description, fo.fit, in.mode, in.batch, in.work, o.max_gpus,
                                                 in.derivation)},
                      {"quality", quality},

@@ -24,6 +24,7 @@ struct FitCommandOptions {
   int max_gpus = 64;
   std::string format = "json";  // json (entry + quality) or md (Pollux comparison table)
   std::string out;              // write the JSON here too (atomically)
+  bool suggest_probe = false;   // net models: the one extra (GPUs, nodes) that narrows the 32+ intervals most
 };
 
 // Runs `ringsched fit`; writes the result to `out`, notes (the protocol chosen, warnings) to `err`. Throws InputError

@@ -328,3 +328,33 @@ TEST_CASE("sim::Heldout: clamped lookups are reported per table and strategy, wi
   CHECK(j.contains("warnings") == !warnings.empty());
   CHECK(render_belief_report(c, r, Format::kMarkdown).find("| class | table | lookups |") != std::string::npos);
 }
+
+TEST_CASE("sim::Heldout: history beliefs may plan with the high end of the net model's intervals", "[heldout]") {
+  nlohmann::json doc = small_heldout();
+  doc["beliefs"]["history"]["protocol"] = "two-node";
+  const ExperimentConfig mid = parse_experiment(doc, "builtin:heldout", "");
+  doc["beliefs"]["history"]["speed"] = "high";
+  const ExperimentConfig high = parse_experiment(doc, "builtin:heldout", "");
+  CHECK(high.beliefs.training->describe().find("high end") != std::string::npos);
+  // The high end is never faster than the middle, and slower somewhere beyond the probes' 2 nodes.
+  bool slower = false;
+  for (std::size_t k = 0; k < mid.beliefs.history->classes.size(); ++k) {
+    const JobClass& m = mid.beliefs.history->classes[k];
+    const JobClass& h = high.beliefs.history->classes[k];
+    CHECK(h.speed->kind() == "net-high");
+    for (int w : {1, 4, 8, 32, 64}) {
+      const int nodes = (w + 3) / 4;
+      const double b = global_batch(m, w);
+      CHECK(h.speed->step_seconds(w, nodes, b) >= m.speed->step_seconds(w, nodes, b));
+      slower = slower || h.speed->step_seconds(w, nodes, b) > 1.2 * m.speed->step_seconds(w, nodes, b);
+    }
+  }
+  CHECK(slower);
+  doc["beliefs"]["history"]["speed"] = "low";
+  CHECK(error_of([&] { (void)parse_experiment(doc, "h.json", ""); }) ==
+        "h.json: beliefs.history.speed: unknown value 'low' (valid: mid, high)");
+  doc["beliefs"]["history"]["speed"] = "high";
+  doc["beliefs"]["history"]["protocol"] = "paper";
+  CHECK_THAT(error_of([&] { (void)parse_experiment(doc, "h.json", ""); }),
+             Catch::Contains("speed \"high\" plans with the upper end of the net model's intervals"));
+}

@@ -1,0 +1,129 @@
+// models/net_interval.cpp — the net model's envelope of admissible explanations, its 90% intervals and the probe
+// suggestion.
+#include "models/net_interval.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+
+namespace ringsched::models {
+
+namespace {
+
+// The cross-node part of a net prediction (every inter_* term).
+double cross_node(const NetCoeffs& c, int w, int nodes, double global_batch) {
+  if (nodes <= 1) return 0.0;
+  const auto x = net_columns(w, nodes, global_batch);
+  return c.inter_bw * x[4] + c.inter_const * x[5] + c.inter_nic * x[6];
+}
+
+// Relative step errors of the leave-one-probe-out predictions of variant v, one per point.
+std::vector<double> lopo_errors(const std::vector<SpeedPoint>& points, NetVariant v) {
+  std::map<std::pair<int, int>, std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    groups[{points[i].w, points[i].nodes}].push_back(i);
+  std::vector<double> out;
+  if (groups.size() < 2) return out;
+  for (const auto& [pos, members] : groups) {
+    std::vector<SpeedPoint> rest;
+    for (const auto& p : points)
+      if (p.w != pos.first || p.nodes != pos.second) rest.push_back(p);
+    const NetVariantFit f = fit_net_variant(rest, v);
+    for (std::size_t i : members) {
+      const auto& p = points[i];
+      const double pred = net_step_time(f.coeffs, p.w, p.nodes, p.global_batch);
+      out.push_back(pred > 0.0 ? std::abs(p.step_seconds / pred - 1.0) : 1.0);
+    }
+  }
+  return out;
+}
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const double pos = q * static_cast<double>(v.size() - 1);
+  const auto i = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t j = std::min(i + 1, v.size() - 1);
+  return v[i] + (pos - static_cast<double>(i)) * (v[j] - v[i]);
+}
+
+double mean_width(const NetEnvelope& e, const std::vector<SpeedPoint>& targets) {
+  double s = 0.0;
+  for (const auto& t : targets) {
+    const NetInterval iv = e.interval(t.w, t.nodes, t.global_batch);
+    s += (iv.hi - iv.lo) / (0.5 * (iv.hi + iv.lo));
+  }
+  return targets.empty() ? 0.0 : s / static_cast<double>(targets.size());
+}
+
+}  // namespace
+
+NetEnvelope::NetEnvelope(const std::vector<SpeedPoint>& probes) {
+  for (const auto& p : probes)
+    max_nodes_ = std::max(max_nodes_, p.nodes);
+  const NetFit chosen = fit_net(probes);
+  for (NetVariant v : net_variants())
+    fits_.push_back(v == chosen.selected.variant ? chosen.selected.coeffs : fit_net_variant(probes, v).coeffs);
+  q_ = quantile(lopo_errors(probes, chosen.selected.variant), 0.9);
+}
+
+std::vector<double> NetEnvelope::member_steps(int w, int nodes, double global_batch) const {
+  std::vector<double> out;
+  out.reserve(fits_.size() * 2);
+  // Growth beyond the probes' node count: x log2(nodes) / log2(N); with N = 1 (no multi-node probe) the cross-node
+  // cost is unknown altogether and the growth reading doubles it per doubling of nodes from 2.
+  const double base = std::log2(static_cast<double>(std::max(2, max_nodes_)));
+  const double growth = nodes > max_nodes_ && nodes > 1 ? std::log2(static_cast<double>(nodes)) / base : 1.0;
+  for (const auto& c : fits_)
+    out.push_back(net_step_time(c, w, nodes, global_batch));
+  for (const auto& c : fits_)
+    out.push_back(net_step_time(c, w, nodes, global_batch) + (growth - 1.0) * cross_node(c, w, nodes, global_batch));
+  return out;
+}
+
+NetInterval NetEnvelope::interval(int w, int nodes, double global_batch) const {
+  const auto m = member_steps(w, nodes, global_batch);
+  const auto [lo, hi] = std::minmax_element(m.begin(), m.end());
+  return {*lo / (1.0 + q_), *hi * (1.0 + q_)};
+}
+
+ProbeSuggestion suggest_net_probe(const std::vector<SpeedPoint>& probes, const std::vector<SpeedPoint>& targets,
+                                  int gpus_per_node, int max_nodes) {
+  ProbeSuggestion best;
+  const NetEnvelope now(probes);
+  best.width_before = mean_width(now, targets);
+  std::map<double, int> batches;  // per-GPU batch -> count
+  for (const auto& p : probes)
+    ++batches[p.global_batch / p.w];
+  double b = 0.0;
+  int most = 0;
+  for (const auto& [batch, n] : batches) {
+    if (n > most) {
+      most = n;
+      b = batch;
+    }
+  }
+  double best_score = 0.0;
+  for (int k = now.probe_nodes() + 1; k <= max_nodes; ++k) {
+    const int w = k * gpus_per_node;
+    double score = 0.0;
+    const auto truths = now.member_steps(w, k, b * w);
+    for (double t : truths) {
+      std::vector<SpeedPoint> more = probes;
+      more.push_back(SpeedPoint{w, k, b * w, t});
+      score += mean_width(NetEnvelope(more), targets);
+    }
+    score /= static_cast<double>(truths.size());
+    if (best.gpus == 0 || score < best_score - 1e-12) {
+      best_score = score;
+      best.gpus = w;
+      best.nodes = k;
+      best.global_batch = b * w;
+      best.width_after = score;
+    }
+  }
+  return best;
+}
+
+}  // namespace ringsched::models
