@@ -50,7 +50,9 @@ Command add_fit_command(CLI::App& app) {
       "  ringsched fit --pollux imagenet --protocol paper\n"
       "  ringsched fit --pollux bert --probes 1,2,4,4+4   # packed probes of at most 2 nodes; the rest is scored\n"
       "  ringsched fit --csv my_points.csv --name resnet50 --work-samples 1.2e8   # protocol and GPUs/node inferred\n"
-      "  ringsched fit --csv my_points.csv --probes 1,2,4,8,16 --model-size 25.6");
+      "  ringsched fit --csv my_points.csv --probes 1,2,4,8,16 --model-size 25.6\n"
+      "  ringsched fit --csv my_points.csv --suggest-probe   # net models: 90% intervals on every unprofiled point\n"
+      "                                             # (quality.unprofiled predicted_lo_s/hi_s) and the next probe");
   return {fit, [o] { return run_fit_command(*o, std::cout, std::cerr); }};
 }
 
