@@ -18,27 +18,6 @@ double cross_node(const NetCoeffs& c, int w, int nodes, double global_batch) {
   return c.inter_bw * x[4] + c.inter_const * x[5] + c.inter_nic * x[6];
 }
 
-// Relative step errors of the leave-one-probe-out predictions of variant v, one per point.
-std::vector<double> lopo_errors(const std::vector<SpeedPoint>& points, NetVariant v) {
-  std::map<std::pair<int, int>, std::vector<std::size_t>> groups;
-  for (std::size_t i = 0; i < points.size(); ++i)
-    groups[{points[i].w, points[i].nodes}].push_back(i);
-  std::vector<double> out;
-  if (groups.size() < 2) return out;
-  for (const auto& [pos, members] : groups) {
-    std::vector<SpeedPoint> rest;
-    for (const auto& p : points)
-      if (p.w != pos.first || p.nodes != pos.second) rest.push_back(p);
-    const NetVariantFit f = fit_net_variant(rest, v);
-    for (std::size_t i : members) {
-      const auto& p = points[i];
-      const double pred = net_step_time(f.coeffs, p.w, p.nodes, p.global_batch);
-      out.push_back(pred > 0.0 ? std::abs(p.step_seconds / pred - 1.0) : 1.0);
-    }
-  }
-  return out;
-}
-
 double quantile(std::vector<double> v, double q) {
   if (v.empty()) return 0.0;
   std::sort(v.begin(), v.end());
@@ -65,7 +44,7 @@ NetEnvelope::NetEnvelope(const std::vector<SpeedPoint>& probes) {
   const NetFit chosen = fit_net(probes);
   for (NetVariant v : net_variants())
     fits_.push_back(v == chosen.selected.variant ? chosen.selected.coeffs : fit_net_variant(probes, v).coeffs);
-  q_ = quantile(lopo_errors(probes, chosen.selected.variant), 0.9);
+  q_ = quantile(net_lopo_apes(probes, chosen.selected.variant), 0.9) / 100.0;
 }
 
 std::vector<double> NetEnvelope::member_steps(int w, int nodes, double global_batch) const {

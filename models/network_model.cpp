@@ -107,12 +107,20 @@ NetVariantFit fit_net_variant(const std::vector<SpeedPoint>& points, NetVariant 
 }
 
 double net_lopo_mape(const std::vector<SpeedPoint>& points, NetVariant v) {
+  const std::vector<double> apes = net_lopo_apes(points, v);
+  if (apes.empty()) return std::numeric_limits<double>::quiet_NaN();
+  double sum = 0.0;
+  for (double a : apes)
+    sum += a;
+  return sum / static_cast<double>(apes.size());
+}
+
+std::vector<double> net_lopo_apes(const std::vector<SpeedPoint>& points, NetVariant v) {
   std::map<std::pair<int, int>, std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < points.size(); ++i)
     groups[{points[i].w, points[i].nodes}].push_back(i);
-  if (groups.size() < 2) return std::numeric_limits<double>::quiet_NaN();
-  double sum = 0.0;
-  std::size_t n = 0;
+  std::vector<double> out;
+  if (groups.size() < 2) return out;
   for (const auto& [pos, members] : groups) {
     std::vector<SpeedPoint> rest;
     rest.reserve(points.size() - members.size());
@@ -124,11 +132,10 @@ double net_lopo_mape(const std::vector<SpeedPoint>& points, NetVariant v) {
       const double pred = net_step_time(f.coeffs, p.w, p.nodes, p.global_batch);
       // A fold whose remaining points cannot price this position predicts 0 s: count it as 100% error (speed
       // predicted infinite is no better than none), so such folds penalise every variant alike.
-      sum += pred > 0.0 ? speed_ape_pct(pred, p.step_seconds) : 100.0;
-      ++n;
+      out.push_back(pred > 0.0 ? speed_ape_pct(pred, p.step_seconds) : 100.0);
     }
   }
-  return sum / static_cast<double>(n);
+  return out;
 }
 
 NetFit fit_net(const std::vector<SpeedPoint>& points) {

@@ -55,7 +55,10 @@ struct NetVariantFit {
 NetVariantFit fit_net_variant(const std::vector<SpeedPoint>& points, NetVariant v);
 
 // Leave-one-probe-out: for every probe position (w, nodes) - all its points at once - fit the variant on the other
-// positions and predict the left-out ones. Mean speed APE (percent) over the points; NaN with < 2 positions.
+// positions and predict the left-out ones. Each point's speed APE (percent; 100 where the fold predicts no time),
+// grouped by position; empty with < 2 positions.
+std::vector<double> net_lopo_apes(const std::vector<SpeedPoint>& points, NetVariant v);
+// Their mean; NaN with < 2 positions.
 double net_lopo_mape(const std::vector<SpeedPoint>& points, NetVariant v);
 
 struct NetCandidate {

@@ -41,6 +41,19 @@ nlohmann::json small_heldout() {
   return doc;
 }
 
+// One class "mine" whose truth is the user's table file fixtures/heldout/own-table.csv.
+Catalog own_table_truth() {
+  const nlohmann::json cat = {{"name", "own"},
+                              {"classes",
+                               {{{"name", "mine"},
+                                 {"batch", {{"mode", "fixed_global"}, {"size", 256}}},
+                                 {"model_size_mparams", 25},
+                                 {"work", {{"samples", 1e7}, {"sigma", 0.1}}},
+                                 {"gpus", {{"max", 16}}},
+                                 {"speed", {{"kind", "table"}, {"csv", "own-table.csv"}}}}}}};
+  return parse_catalog(cat, "own.json", "", kHeldoutFixtures);
+}
+
 TrainingSpec paper_spec(int runs, std::uint64_t seed) {
   TrainingSpec s;
   s.runs = runs;
@@ -110,15 +123,7 @@ TEST_CASE("sim::Heldout: history beliefs are built from training measurements on
 }
 
 TEST_CASE("sim::Heldout: history beliefs never read a truth the user brought as a table file", "[heldout]") {
-  const nlohmann::json cat = {{"name", "own"},
-                              {"classes",
-                               {{{"name", "mine"},
-                                 {"batch", {{"mode", "fixed_global"}, {"size", 256}}},
-                                 {"model_size_mparams", 25},
-                                 {"work", {{"samples", 1e7}, {"sigma", 0.1}}},
-                                 {"gpus", {{"max", 16}}},
-                                 {"speed", {{"kind", "table"}, {"csv", "own-table.csv"}}}}}}};
-  const Catalog truth = parse_catalog(cat, "own.json", "", kHeldoutFixtures);
+  const Catalog truth = own_table_truth();
   TrainingSpec spec = paper_spec(4, 7);
   spec.protocol = FitProtocol::kTwoLevel;
   // One measured batch: the two-level protocol's five positions (1, 2, 4 GPUs; 2 and 8 on 2 nodes) cannot fit its
@@ -253,15 +258,7 @@ TEST_CASE("sim::Heldout: agent beliefs learn from the job's runs, not the truth,
 }
 
 TEST_CASE("sim::Heldout: agent beliefs never read a truth the user brought as a table file", "[heldout][agent]") {
-  const nlohmann::json cat = {{"name", "own"},
-                              {"classes",
-                               {{{"name", "mine"},
-                                 {"batch", {{"mode", "fixed_global"}, {"size", 256}}},
-                                 {"model_size_mparams", 25},
-                                 {"work", {{"samples", 1e7}, {"sigma", 0.1}}},
-                                 {"gpus", {{"max", 16}}},
-                                 {"speed", {{"kind", "table"}, {"csv", "own-table.csv"}}}}}}};
-  const Catalog truth = parse_catalog(cat, "own.json", "", kHeldoutFixtures);
+  const Catalog truth = own_table_truth();
   TrainingSpec spec = paper_spec(4, 7);
   spec.protocol = FitProtocol::kTwoNode;
   const TrainingData data = make_training_data(truth, spec);
