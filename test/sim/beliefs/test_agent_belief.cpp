@@ -12,6 +12,7 @@
 #include "sim/beliefs/belief_sources.h"
 #include "sim/engine/engine.h"
 #include "test/sim/scripted_strategy.h"
+#include "test/sim/two_jobs.h"
 #include "workloads/json_reader.h"
 
 using namespace ringsched;
@@ -157,18 +158,7 @@ class RecordingSource final : public BeliefSource {
 };
 
 std::vector<std::vector<StepObservation>> run_two_jobs(double sigma, std::uint64_t seed) {
-  Workload w;
-  w.catalog = linear_catalog();
-  JobTruth a;
-  a.id = 0;
-  a.work_samples = 40000.0;
-  a.name = "a";
-  JobTruth b;
-  b.id = 1;
-  b.arrival = 50.0;
-  b.work_samples = 10000.0;
-  b.name = "b";
-  w.jobs = {a, b};
+  const Workload w = test::two_jobs(linear_catalog());
   // Equal shares of 4 GPUs on one node.
   test::ScriptedStrategy strat([](const Snapshot& s) {
     return std::vector<int>(s.jobs.size(), s.total_gpus / static_cast<int>(s.jobs.size()));

@@ -9,6 +9,7 @@
 
 #include "sim/engine/engine.h"
 #include "test/sim/scripted_strategy.h"
+#include "test/sim/two_jobs.h"
 #include "workloads/json_reader.h"
 
 using namespace ringsched;
@@ -26,20 +27,7 @@ std::shared_ptr<const Catalog> linear_catalog() {
 
 // Job 0 arrives at 0 with 40,000 samples, job 1 at 50 with 10,000.
 Workload two_jobs() {
-  Workload w;
-  w.catalog = linear_catalog();
-  JobTruth a;
-  a.id = 0;
-  a.arrival = 0.0;
-  a.work_samples = 40000.0;
-  a.name = "a";
-  JobTruth b;
-  b.id = 1;
-  b.arrival = 50.0;
-  b.work_samples = 10000.0;
-  b.name = "b";
-  w.jobs = {a, b};
-  return w;
+  return test::two_jobs(linear_catalog());
 }
 
 // Equal share: total / active GPUs each.
