@@ -110,17 +110,19 @@ struct Runtime {
   int restarts = 0;
   std::unique_ptr<GoodputJob> gp;  // the goodput model's state (null for other classes)
   // The stretch the job runs now, for beliefs that learn from its measured steps (`agent`): reported once, at the
-  // first snapshot after it started running.
+  // first snapshot after it started running (allocations change only at decisions, so the job still runs it then).
   bool step_pending = false;
+  std::uint32_t steps_reported = 0;
+  std::uint32_t observations = 0;  // steps and goodput reports its belief received (belief scoring re-scores on change)
   double step_since = 0.0;
-  StepObservation step;
-  std::uint64_t steps_reported = 0;
-  // Belief scoring (EngineConfig::score_beliefs): the belief's APE as of `scored_version` observations.
-  std::uint64_t observations = 0;
-  std::uint64_t scored_version = ~std::uint64_t{0};
-  double scored_ape = 0.0;
-  double scored_ape16 = 0.0;
-  bool scored_once = false;
+};
+
+// A job's last belief score (EngineConfig::score_beliefs only): its APE as of `version` observations.
+struct ScoreCache {
+  std::uint32_t version = ~std::uint32_t{0};
+  bool counted = false;
+  double ape = 0.0;
+  double ape16 = 0.0;
 };
 
 class Engine final : public Probe, public ClusterView, public JobViews {
@@ -131,6 +133,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     rt_.resize(n);
     pub_.resize(n);
     beliefs_.resize(n);
+    if (c.score_beliefs) score_cache_.resize(n);
     result_.jobs.resize(n);
     BeliefContext ctx{w.catalog.get(), c.cluster.gpus_per_node};
     for (std::size_t i = 0; i < n; ++i) {
@@ -297,10 +300,6 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     if (!r.gp && belief != nullptr && belief->wants_step_observations()) {
       r.step_pending = true;
       r.step_since = now_;
-      r.step.gpus = r.gpus;
-      r.step.nodes = placer_ ? placer_->ring_of(id).nodes : packed_nodes(r.gpus, cfg_.cluster.gpus_per_node);
-      r.step.global_batch = global_batch(cls_of(id), r.gpus);
-      r.step.throughput = r.rate;
     }
   }
 
@@ -419,8 +418,11 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       r.step_pending = false;
       const double sigma = cfg_.step_measurement_sigma;
       const double z = keyed_normal(cfg_.seed, Stream::kAgentSteps, static_cast<std::uint64_t>(id), r.steps_reported++);
-      StepObservation o = r.step;
-      o.throughput *= std::exp(sigma * z - 0.5 * sigma * sigma);
+      StepObservation o;
+      o.gpus = r.gpus;
+      o.nodes = placer_ ? placer_->ring_of(id).nodes : packed_nodes(r.gpus, cfg_.cluster.gpus_per_node);
+      o.global_batch = global_batch(cls_of(id), r.gpus);
+      o.throughput = r.rate * std::exp(sigma * z - 0.5 * sigma * sigma);
       belief->observe_step(o);
       ++r.observations;
     }
@@ -725,8 +727,9 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       const Belief* b = beliefs_[static_cast<std::size_t>(id)].get();
       if (b == nullptr || !r.active) return;
       const JobPublic& p = pub_[static_cast<std::size_t>(id)];
-      if (r.scored_version != r.observations) {
-        r.scored_version = r.observations;
+      ScoreCache& sc = score_cache_[static_cast<std::size_t>(id)];
+      if (sc.version != r.observations) {
+        sc.version = r.observations;
         double sum = 0.0;
         double sum16 = 0.0;
         int n16 = 0;
@@ -741,22 +744,22 @@ class Engine final : public Probe, public ClusterView, public JobViews {
             ++n16;
           }
         }
-        r.scored_ape = p.max_gpus > 0 ? sum / p.max_gpus : 0.0;
-        r.scored_ape16 = n16 > 0 ? sum16 / n16 : -1.0;
+        sc.ape = p.max_gpus > 0 ? sum / p.max_gpus : 0.0;
+        sc.ape16 = n16 > 0 ? sum16 / n16 : -1.0;
       }
       auto& cells = result_.belief_score.by_class;
       const auto k = static_cast<std::size_t>(wl_.jobs[static_cast<std::size_t>(id)].class_index);
       if (cells.size() <= k) cells.resize(k + 1);
       BeliefScore::Cell& bs = cells[k];
-      if (!r.scored_once) {
-        r.scored_once = true;
+      if (!sc.counted) {
+        sc.counted = true;
         ++bs.jobs;
       }
-      bs.ape_sum += r.scored_ape;
+      bs.ape_sum += sc.ape;
       bs.work_ape_sum += std::abs(b->total_work() - r.work) / r.work;
       ++bs.job_decisions;
-      if (r.scored_ape16 >= 0.0) {
-        bs.ape16_sum += r.scored_ape16;
+      if (sc.ape16 >= 0.0) {
+        bs.ape16_sum += sc.ape16;
         ++bs.job_decisions16;
       }
     };
@@ -786,6 +789,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   std::vector<Runtime> rt_;
   std::vector<JobPublic> pub_;
   std::vector<std::unique_ptr<Belief>> beliefs_;
+  std::vector<ScoreCache> score_cache_;            // by job id, only with EngineConfig::score_beliefs
   std::vector<int> active_;                        // dense mode; in incremental mode only kept for the checker
   int active_count_ = 0;                           // arrived, unfinished jobs
   int in_use_ = 0;                                 // GPUs held by active jobs
