@@ -38,10 +38,11 @@ double mean_width(const NetEnvelope& e, const std::vector<SpeedPoint>& targets) 
 
 }  // namespace
 
-NetEnvelope::NetEnvelope(const std::vector<SpeedPoint>& probes) {
+NetEnvelope::NetEnvelope(const std::vector<SpeedPoint>& probes) : NetEnvelope(probes, fit_net(probes)) {}
+
+NetEnvelope::NetEnvelope(const std::vector<SpeedPoint>& probes, const NetFit& chosen) {
   for (const auto& p : probes)
     max_nodes_ = std::max(max_nodes_, p.nodes);
-  const NetFit chosen = fit_net(probes);
   for (NetVariant v : net_variants())
     fits_.push_back(v == chosen.selected.variant ? chosen.selected.coeffs : fit_net_variant(probes, v).coeffs);
   q_ = quantile(net_lopo_apes(probes, chosen.selected.variant), 0.9) / 100.0;

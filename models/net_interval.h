@@ -30,6 +30,8 @@ class NetEnvelope {
  public:
   // Precondition: as fit_net (non-empty, valid points).
   explicit NetEnvelope(const std::vector<SpeedPoint>& probes);
+  // The same, reusing fit_net(probes) already computed.
+  NetEnvelope(const std::vector<SpeedPoint>& probes, const NetFit& chosen);
   [[nodiscard]] NetInterval interval(int w, int nodes, double global_batch) const;
   [[nodiscard]] double noise() const { return q_; }
   [[nodiscard]] int probe_nodes() const { return max_nodes_; }

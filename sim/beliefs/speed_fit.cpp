@@ -553,7 +553,7 @@ FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::Speed
   std::vector<double> ape32;
   std::map<int, std::pair<double, int>> by_nodes;
   std::optional<models::NetEnvelope> envelope;
-  if (o.fit.net) envelope.emplace(train);
+  if (o.fit.net) envelope.emplace(train, o.fit.netfit);
   for (const auto& t : test) {
     UnprofiledPoint u;
     u.w = t.w;
