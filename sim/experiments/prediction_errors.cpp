@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "sim/experiments/config.h"
-#include "sim/experiments/runner.h"
+#include "sim/experiments/replicate.h"
 
 namespace ringsched {
 namespace {

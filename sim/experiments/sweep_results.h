@@ -14,8 +14,6 @@
 
 namespace ringsched {
 
-inline constexpr int kSweepFormatVersion = 1;
-
 struct SweepRun {
   int level = 0;
   int strategy = 0;

@@ -10,7 +10,6 @@
 
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/config.h"
-#include "sim/experiments/sweep_results.h"
 #include "workloads/json_reader.h"
 
 namespace ringsched {

@@ -12,6 +12,9 @@
 
 namespace ringsched {
 
+// The version of the sweep results format (sweep.json), part of the config hash that --resume checks.
+inline constexpr int kSweepFormatVersion = 1;
+
 // "cluster.nodes", "levels[0].load", "strategies[1].params.x": object keys separated by '.', array indices in [].
 using JsonPathSegment = std::variant<std::string, std::size_t>;
 // Throws InputError "where: ..." on a malformed path.
