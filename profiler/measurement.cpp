@@ -16,6 +16,7 @@
 #include <system_error>
 
 #include "models/input_error.h"
+#include "workloads/atomic_write.h"
 #include "workloads/input_file.h"
 
 namespace ringsched::profiler {
@@ -322,23 +323,7 @@ std::string measurement_to_json(const Measurement& m) {
 
 void save_measurement(const Measurement& m, const std::string& path) {
   const std::string text = measurement_to_json(m);
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(tmp + ": cannot create: " + std::generic_category().message(errno));
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error(tmp + ": write failed");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": cannot rename " + tmp + ": " + ec.message());
-  }
+  write_file_atomic(path, text);
 }
 
 double allreduce_seconds(const Measurement& m, std::int64_t bytes) {

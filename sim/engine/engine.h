@@ -17,8 +17,10 @@ namespace ringsched {
 
 // What a resize costs (the `restart` key of a config): a started job that changes its GPU count (or resumes) pauses
 // for cost_s + cost_per_gpu_s x its new GPU count, holding its new GPUs and making no progress.
+// The paper's measured stop-and-restart time of a ring all-reduce job (about 10 s): the default of `restart.cost_s`.
+inline constexpr double kDefaultRestartCostS = 10.0;
 struct RestartCost {
-  double cost_s = 10.0;
+  double cost_s = kDefaultRestartCostS;
   double cost_per_gpu_s = 0.0;
   bool on_first_start = false;  // the first start pays it too (the Pollux artifact's simulator does)
 };

@@ -7,10 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace ringsched {
+#include "workloads/atomic_write.h"  // write_file_atomic
 
-// Writes `content` to `path` atomically (temp file + rename). Throws std::runtime_error on I/O failure.
-void write_file_atomic(const std::string& path, const std::string& content);
+namespace ringsched {
 
 // Creates the directory (and parents). Throws InputError if it cannot (e.g. a file is in the way).
 void ensure_directory(const std::string& path);

@@ -439,7 +439,7 @@ void parse_beliefs(const JsonReader& b, ExperimentConfig& c) {
 
 void parse_restart(const JsonReader& restart, ExperimentConfig& c) {
   restart.expect_object({"cost_s", "cost_per_gpu_s", "on_first_start"});
-  c.restart.cost_s = restart.non_negative_or("cost_s", 10.0);
+  c.restart.cost_s = restart.non_negative_or("cost_s", kDefaultRestartCostS);
   c.restart.cost_per_gpu_s = restart.non_negative_or("cost_per_gpu_s", 0.0);
   c.restart.on_first_start = restart.bool_or("on_first_start", false);
   if (c.restart.cost_s > 86400.0) restart.at("cost_s").fail("must be <= 86400 (one day)");
