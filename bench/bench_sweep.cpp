@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/experiments/sweep.h"
+#include "sim/sweeps/sweep.h"
 
 namespace {
 

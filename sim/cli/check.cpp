@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "sim/cli/commands.h"
-#include "sim/experiments/check.h"
+#include "sim/sweeps/check.h"
 
 namespace ringsched::cli {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "models/input_error.h"
 #include "sim/cli/commands.h"
-#include "sim/experiments/sweep.h"
+#include "sim/sweeps/sweep.h"
 #ifdef RINGSCHED_WITH_MPI
 #include "sim/cli/sweep_mpi.h"
 #endif

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "sim/experiments/sweep.h"
+#include "sim/sweeps/sweep.h"
 
 namespace ringsched {
 

@@ -11,7 +11,7 @@
 
 #include "sim/engine/engine.h"
 #include "sim/experiments/atomic_file.h"
-#include "sim/experiments/check.h"
+#include "sim/sweeps/check.h"
 #include "sim/experiments/config.h"
 #include "sim/experiments/runner.h"
 #include "strategies/registry.h"

@@ -1,6 +1,6 @@
-// sim/experiments/sweep.cpp — the sweep runner (threads x ranks, fixed output order), incremental atomic output and
+// sim/sweeps/sweep.cpp — the sweep runner (threads x ranks, fixed output order), incremental atomic output and
 // --resume, and `ringsched sweep`.
-#include "sim/experiments/sweep.h"
+#include "sim/sweeps/sweep.h"
 
 #include <algorithm>
 #include <atomic>

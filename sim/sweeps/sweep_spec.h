@@ -1,4 +1,4 @@
-// sim/experiments/sweep_spec.h — a sweep file: a base experiment config (a file, inline, builtin:table3 or
+// sim/sweeps/sweep_spec.h — a sweep file: a base experiment config (a file, inline, builtin:table3 or
 // builtin:heldout) plus axes over any config key by JSON path, as a cartesian product or an explicit cell list;
 // its expansion into cells and its hash (what --resume checks). See docs/sweeps.md.
 #pragma once

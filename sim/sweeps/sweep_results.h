@@ -1,4 +1,4 @@
-// sim/experiments/sweep_results.h — what a sweep produced, per cell: its levels, strategies and replicate runs (and
+// sim/sweeps/sweep_results.h — what a sweep produced, per cell: its levels, strategies and replicate runs (and
 // the prediction errors when the cell asks for them); the output files sweep.json, runs.csv and cells.csv (identical
 // bytes for any thread or rank count) and reading sweep.json back for --resume. Formats: docs/sweeps.md.
 #pragma once
@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/engine/metrics.h"
-#include "sim/experiments/sweep_spec.h"
+#include "sim/sweeps/sweep_spec.h"
 
 namespace ringsched {
 

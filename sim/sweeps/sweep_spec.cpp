@@ -1,6 +1,6 @@
-// sim/experiments/sweep_spec.cpp — sweep file parsing: JSON paths, axes (values or ranges) or explicit cells, the
+// sim/sweeps/sweep_spec.cpp — sweep file parsing: JSON paths, axes (values or ranges) or explicit cells, the
 // expansion into cells and the config hash.
-#include "sim/experiments/sweep_spec.h"
+#include "sim/sweeps/sweep_spec.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// sim/experiments/sweep.h — batch experiments: running a sweep (sweep_spec.h) cell by cell on threads and, through
+// sim/sweeps/sweep.h — batch experiments: running a sweep (sweep_spec.h) cell by cell on threads and, through
 // a SweepComm, MPI ranks (sim/cli/sweep_mpi.cpp), in a fixed output order, with incremental atomic output and
 // --resume (sweep_results.h); and `ringsched sweep`. See docs/sweeps.md.
 #pragma once
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "sim/experiments/runner.h"
-#include "sim/experiments/sweep_results.h"
-#include "sim/experiments/sweep_spec.h"
+#include "sim/sweeps/sweep_results.h"
+#include "sim/sweeps/sweep_spec.h"
 
 namespace ringsched {
 

@@ -1,4 +1,4 @@
-// sim/experiments/check.h — `ringsched check`: compares results (a sweep.json, or a summary.json from table3/simulate)
+// sim/sweeps/check.h — `ringsched check`: compares results (a sweep.json, or a summary.json from table3/simulate)
 // with a stored baseline, per group (cell x level x strategy) and metric: a relative tolerance on the mean plus Welch's
 // t-test on the replicates, and reports what drifted.
 #pragma once

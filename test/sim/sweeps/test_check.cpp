@@ -1,4 +1,4 @@
-// test/sim/experiments/test_check.cpp — the baseline check: Welch's t-test against hand-computed values, tolerance
+// test/sim/sweeps/test_check.cpp — the baseline check: Welch's t-test against hand-computed values, tolerance
 // parsing, pass on identical results, drift on perturbed ones, structural drift, and the CLI exit codes.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/experiments/check.h"
+#include "sim/sweeps/check.h"
 #include "workloads/json_reader.h"
 
 using namespace ringsched;

@@ -1,6 +1,6 @@
-// sim/experiments/sweep_results.cpp — sweep results: per-group statistics, sweep.json / runs.csv / cells.csv, and
+// sim/sweeps/sweep_results.cpp — sweep results: per-group statistics, sweep.json / runs.csv / cells.csv, and
 // reading sweep.json back for --resume.
-#include "sim/experiments/sweep_results.h"
+#include "sim/sweeps/sweep_results.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// test/sim/experiments/test_sweep.cpp — sweep files: JSON paths, cell expansion, bad input, identical output for any
+// test/sim/sweeps/test_sweep.cpp — sweep files: JSON paths, cell expansion, bad input, identical output for any
 // thread count, stop-and-resume byte equality, failing cells, refusal of foreign results, the example sweeps, progress
 // text.
 #include <sys/wait.h>
@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "sim/experiments/progress.h"
-#include "sim/experiments/sweep.h"
+#include "sim/sweeps/sweep.h"
 #include "workloads/json_reader.h"
 
 using namespace ringsched;

@@ -1,5 +1,5 @@
-// sim/experiments/check.cpp — baseline comparison for `ringsched check` and the CI regression gate.
-#include "sim/experiments/check.h"
+// sim/sweeps/check.cpp — baseline comparison for `ringsched check` and the CI regression gate.
+#include "sim/sweeps/check.h"
 
 #include <algorithm>
 #include <cmath>
