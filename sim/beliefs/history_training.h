@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "models/fit.h"
-#include "sim/beliefs/speed_fit.h"
+#include "sim/fitting/speed_fit.h"
 #include "workloads/catalog.h"
 
 namespace ringsched {

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "sim/cli/commands.h"
-#include "sim/experiments/fit_command.h"
+#include "sim/fitting/fit_command.h"
 
 namespace ringsched::cli {
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "sim/beliefs/belief_sources.h"
-#include "sim/experiments/measurement_tables.h"
+#include "sim/fitting/measurement_tables.h"
 #include "strategies/registry.h"
 #include "workloads/json_reader.h"
 #include "workloads/pollux.h"

@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "models/input_error.h"
-#include "sim/beliefs/speed_fit.h"
+#include "sim/fitting/speed_fit.h"
 #include "sim/sweeps/check.h"
 #include "sim/experiments/config.h"
 #include "sim/experiments/report.h"

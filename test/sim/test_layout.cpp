@@ -1,6 +1,7 @@
 // test/sim/test_layout.cpp — the house rules of the source layout (DESIGN.md, README "Layout"): dependencies point one
-// way, models <- workloads <- strategies <- sim/{cluster, beliefs} <- sim/engine <- sim/experiments <- sim/cli, and
-// no source includes a header from a folder to its right (or from a sibling room). Read from the source tree.
+// way, models <- workloads <- {strategies, profiler} <- sim/{cluster, fitting} <- sim/beliefs <- sim/engine <-
+// sim/experiments <- sim/sweeps <- sim/cli, and no source includes a header from a folder to its right (or from a
+// sibling room). Read from the source tree.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -20,8 +21,9 @@ namespace fs = std::filesystem;
 // siblings and may not include each other.
 const std::map<std::string, int>& room_ranks() {
   static const std::map<std::string, int> ranks = {
-      {"models", 0},      {"workloads", 1},  {"strategies", 2},      {"sim/cluster", 3},
-      {"sim/beliefs", 3}, {"sim/engine", 4}, {"sim/experiments", 5}, {"sim/cli", 6},
+      {"models", 0},          {"workloads", 1},   {"strategies", 2},  {"profiler", 2},
+      {"sim/cluster", 3},     {"sim/fitting", 3}, {"sim/beliefs", 4}, {"sim/engine", 5},
+      {"sim/experiments", 6}, {"sim/sweeps", 7},  {"sim/cli", 8},
   };
   return ranks;
 }
@@ -82,8 +84,10 @@ TEST_CASE("sim::Layout: no room includes a header of a room above it or of a sib
 TEST_CASE("sim::Layout: room_of maps paths to the innermost room", "[sim][layout]") {
   CHECK(room_of("sim/engine/engine.h") == "sim/engine");
   CHECK(room_of("strategies/eight.cpp") == "strategies");
-  CHECK(room_of("profiler/measurement.h").empty());
-  CHECK(room_of("sim/beliefs/speed_fit.h") == "sim/beliefs");
+  CHECK(room_of("profiler/measurement.h") == "profiler");
+  CHECK(room_of("sim/fitting/speed_fit.h") == "sim/fitting");
+  CHECK(room_of("sim/sweeps/sweep.h") == "sim/sweeps");
+  CHECK(room_of("bench/bench_engine.cpp").empty());
 }
 
 TEST_CASE("sim::Layout: an include pointing up or sideways is reported", "[sim][layout]") {

@@ -1,6 +1,6 @@
-// sim/experiments/fit_study.cpp — noise floors of measured tables and the protocol tables of `ringsched fit --pollux
+// sim/fitting/fit_study.cpp — noise floors of measured tables and the protocol tables of `ringsched fit --pollux
 // all`.
-#include "sim/experiments/fit_study.h"
+#include "sim/fitting/fit_study.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// sim/beliefs/speed_fit.h — speed models fitted from measured points under a named profiling protocol (`paper`,
+// sim/fitting/speed_fit.h — speed models fitted from measured points under a named profiling protocol (`paper`,
 // `two-level`, `multi-node`, `two-node`, or every point) or an explicit probe set, and the fit quality: R^2,
 // leave-one-GPU-count-out MAPE, the model's leave-one-probe-out choice, the prediction at every point not profiled
 // (MAPE overall, at 16+ and 32+ GPUs, per node count) and warnings on degenerate input. Doc: docs/heldout.md.
@@ -12,7 +12,7 @@
 #include "models/fit.h"
 #include "models/network_model.h"
 #include "models/step_time_model.h"
-#include "sim/beliefs/multi_node_model.h"
+#include "sim/fitting/multi_node_model.h"
 #include "workloads/job_class.h"
 
 namespace ringsched {
@@ -21,7 +21,7 @@ namespace ringsched {
 // two-level: Eq. 5 with separate intra-node and inter-node communication terms, fitted on the paper's points plus
 // two multi-node probes: 2 GPUs on 2 nodes and 2*gpus_per_node GPUs on 2 nodes (Pollux: placements 11 and 44).
 // eq5-all / two-level-all: the same models fitted on every point (no held-out points).
-// multi-node: the model of sim/beliefs/multi_node_model.h on 1, 2, 4 GPUs in one node plus probes 11, 44, 4444.
+// multi-node: the model of sim/fitting/multi_node_model.h on 1, 2, 4 GPUs in one node plus probes 11, 44, 4444.
 // two-node: the `net` model (models/network_model.h, variant chosen by leave-one-probe-out error) on every point
 // spanning at most 2 nodes. net-all: the same model on every point.
 enum class FitProtocol { kPaper, kTwoLevel, kEq5All, kTwoLevelAll, kMultiNode, kTwoNode, kNetAll };

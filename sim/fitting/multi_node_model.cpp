@@ -1,5 +1,5 @@
-// sim/beliefs/multi_node_model.cpp — the `multi-node` model, its NNLS fit and its table form.
-#include "sim/beliefs/multi_node_model.h"
+// sim/fitting/multi_node_model.cpp — the `multi-node` model, its NNLS fit and its table form.
+#include "sim/fitting/multi_node_model.h"
 
 #include <array>
 

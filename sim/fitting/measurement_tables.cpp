@@ -1,5 +1,5 @@
-// sim/experiments/measurement_tables.cpp — profiler measurement files as a measured table.
-#include "sim/experiments/measurement_tables.h"
+// sim/fitting/measurement_tables.cpp — profiler measurement files as a measured table.
+#include "sim/fitting/measurement_tables.h"
 
 #include <mutex>
 #include <string>

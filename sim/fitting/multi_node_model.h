@@ -1,6 +1,6 @@
-// sim/beliefs/multi_node_model.h — the `multi-node` fit protocol's model: a flat ring with separate single-node and
+// sim/fitting/multi_node_model.h — the `multi-node` fit protocol's model: a flat ring with separate single-node and
 // multi-node communication terms, fitted by NNLS on a fixed set of probe placements, and its speed-model and
-// catalog-table forms. The protocol's selection lives in sim/beliefs/speed_fit.h. Doc: docs/heldout.md.
+// catalog-table forms. The protocol's selection lives in sim/fitting/speed_fit.h. Doc: docs/heldout.md.
 #pragma once
 
 #include <string>

@@ -1,8 +1,8 @@
-// sim/experiments/fit_command.cpp — `ringsched fit`: inputs, fit, class entry and quality.
-#include "sim/experiments/fit_command.h"
+// sim/fitting/fit_command.cpp — `ringsched fit`: inputs, fit, class entry and quality.
+#include "sim/fitting/fit_command.h"
 
 #include "models/net_interval.h"
-#include "sim/experiments/fit_study.h"
+#include "sim/fitting/fit_study.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -10,9 +10,9 @@
 
 #include "models/fit.h"
 #include "models/net_interval.h"
-#include "sim/beliefs/speed_fit.h"
-#include "sim/experiments/atomic_file.h"
-#include "sim/experiments/fit_study.h"
+#include "sim/fitting/fit_study.h"
+#include "sim/fitting/speed_fit.h"
+#include "workloads/atomic_write.h"
 #include "workloads/json_reader.h"
 #include "workloads/points_csv.h"
 #include "workloads/pollux.h"

@@ -1,4 +1,4 @@
-// test/sim/beliefs/test_fit_command.cpp — fitting protocols: recovery of known coefficients, cross-validation with a
+// test/sim/fitting/test_fit_command.cpp — fitting protocols: recovery of known coefficients, cross-validation with a
 // known answer, the protocols' point selection, the catalog entry, and bad input (too few points, bad CSV) with exit 2.
 #include <catch2/catch.hpp>
 
@@ -10,9 +10,9 @@
 
 #include "models/input_error.h"
 #include "models/network_model.h"
-#include "sim/beliefs/speed_fit.h"
-#include "sim/experiments/fit_command.h"
-#include "sim/experiments/fit_study.h"
+#include "sim/fitting/fit_command.h"
+#include "sim/fitting/fit_study.h"
+#include "sim/fitting/speed_fit.h"
 #include "workloads/catalog.h"
 #include "workloads/points_csv.h"
 #include "workloads/pollux.h"

@@ -1,4 +1,4 @@
-// sim/experiments/fit_study.h — the fit study of `ringsched fit --pollux all`: protocols side by side on every Pollux
+// sim/fitting/fit_study.h — the fit study of `ringsched fit --pollux all`: protocols side by side on every Pollux
 // application, held-out error at 16+ GPUs, and the noise floor of the measured tables (how well any predictor can
 // do given the spread between same-size placements). Doc: docs/heldout.md.
 #pragma once
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "models/fit.h"
-#include "sim/beliefs/speed_fit.h"
+#include "sim/fitting/speed_fit.h"
 
 namespace ringsched {
 

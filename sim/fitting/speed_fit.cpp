@@ -1,5 +1,5 @@
-// sim/beliefs/speed_fit.cpp — protocols, probe positions, the two-level model, fitting and fit quality.
-#include "sim/beliefs/speed_fit.h"
+// sim/fitting/speed_fit.cpp — protocols, probe positions, the two-level model, fitting and fit quality.
+#include "sim/fitting/speed_fit.h"
 
 #include <optional>
 

@@ -1,4 +1,4 @@
-// test/sim/beliefs/test_fit_protocols.cpp — the `multi-node` fit protocol: hand-computed step times, its probe
+// test/sim/fitting/test_fit_protocols.cpp — the `multi-node` fit protocol: hand-computed step times, its probe
 // selection, exact recovery (zero held-out error) when the data follow its model, its table form, the noise-floor
 // estimates on hand-computed tables, and selection by name (CLI and held-out protocol). The `net` model and the
 // `two-node` protocol: hand-computed steps, recovery and variant choice, identifiability (fixed coefficients, no
@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "models/table_speed.h"
-#include "sim/beliefs/speed_fit.h"
-#include "sim/experiments/fit_command.h"
-#include "sim/experiments/fit_study.h"
+#include "sim/fitting/fit_command.h"
+#include "sim/fitting/fit_study.h"
+#include "sim/fitting/speed_fit.h"
 #include "workloads/catalog.h"
 #include "workloads/pollux.h"
 
