@@ -2,7 +2,7 @@
 // < 50 ms), table lookups, and a small held-out block.
 #include <benchmark/benchmark.h>
 
-#include "sim/beliefs/speed_fit.h"
+#include "sim/fitting/speed_fit.h"
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/runner.h"
 #include "workloads/json_reader.h"
