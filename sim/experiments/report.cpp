@@ -257,25 +257,10 @@ std::string render_stats(const RunStats& st, Format f) {
   return buf;
 }
 
-nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r) {
-  nlohmann::json j;
-  j["ringsched_version"] = RINGSCHED_VERSION;
-  j["config_origin"] = c.origin;
-  j["config"] = c.source;
-  j["total_gpus"] = c.total_gpus();
-  j["seeds"] = c.seeds;
-  j["jobs_per_run"] = c.workload.jobs;
-  if (c.workload.trace) j["trace"] = trace_notes_json(c);
-  nlohmann::json levels = nlohmann::json::array();
-  for (const auto& l : c.levels) {
-    levels.push_back({{"name", l.name}, {"load", l.load}, {"rate_per_hour", l.rate_per_s * 3600.0}});
-  }
-  j["levels"] = levels;
-  nlohmann::json strats = nlohmann::json::array();
-  for (const auto& s : c.strategies) {
-    strats.push_back({{"label", s.label}, {"name", s.name}, {"beliefs", s.beliefs}, {"params", s.params}});
-  }
-  j["strategies"] = strats;
+namespace {
+
+// summary.json "cells": per (level, strategy) every metric aggregated over seeds, and the paired ratio to eight.
+nlohmann::json cells_json(const ExperimentConfig& c, const ExperimentResult& r) {
   const int eight = strategy_index(c, "eight");
   nlohmann::json cells = nlohmann::json::array();
   for (int l = 0; l < static_cast<int>(c.levels.size()); ++l) {
@@ -292,7 +277,11 @@ nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r
       cells.push_back(cell);
     }
   }
-  j["cells"] = cells;
+  return cells;
+}
+
+// summary.json "runs": each replicate's metrics (or its error), with engine counters under --stats.
+nlohmann::json runs_json(const ExperimentConfig& c, const ExperimentResult& r) {
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& run : r.runs) {
     nlohmann::json jr;
@@ -313,27 +302,55 @@ nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r
     }
     runs.push_back(jr);
   }
-  j["runs"] = runs;
-  if (r.stats) j["stats"] = stats_json(*r.stats);
-  if (c.output.prediction_errors) {
-    nlohmann::json errs = nlohmann::json::array();
-    nlohmann::json by_class = nlohmann::json::array();
-    for (const auto& e : r.prediction_errors) {
-      nlohmann::json row = {{"source", e.source},
-                            {"jobs", e.jobs},
-                            {"speed_mape_pct", e.speed_mape},
-                            {"speed_mape_16plus_pct", e.speed_mape_16},
-                            {"work_mape_pct", e.work_mape}};
-      if (e.class_name.empty()) {
-        errs.push_back(row);
-      } else {
-        row["class"] = e.class_name;
-        by_class.push_back(row);
-      }
+  return runs;
+}
+
+// summary.json "prediction_errors" (all classes) and "prediction_errors_by_class".
+void add_prediction_errors_json(nlohmann::json& j, const ExperimentResult& r) {
+  nlohmann::json errs = nlohmann::json::array();
+  nlohmann::json by_class = nlohmann::json::array();
+  for (const auto& e : r.prediction_errors) {
+    nlohmann::json row = {{"source", e.source},
+                          {"jobs", e.jobs},
+                          {"speed_mape_pct", e.speed_mape},
+                          {"speed_mape_16plus_pct", e.speed_mape_16},
+                          {"work_mape_pct", e.work_mape}};
+    if (e.class_name.empty()) {
+      errs.push_back(row);
+    } else {
+      row["class"] = e.class_name;
+      by_class.push_back(row);
     }
-    j["prediction_errors"] = errs;
-    j["prediction_errors_by_class"] = by_class;
   }
+  j["prediction_errors"] = errs;
+  j["prediction_errors_by_class"] = by_class;
+}
+
+}  // namespace
+
+nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r) {
+  nlohmann::json j;
+  j["ringsched_version"] = RINGSCHED_VERSION;
+  j["config_origin"] = c.origin;
+  j["config"] = c.source;
+  j["total_gpus"] = c.total_gpus();
+  j["seeds"] = c.seeds;
+  j["jobs_per_run"] = c.workload.jobs;
+  if (c.workload.trace) j["trace"] = trace_notes_json(c);
+  nlohmann::json levels = nlohmann::json::array();
+  for (const auto& l : c.levels) {
+    levels.push_back({{"name", l.name}, {"load", l.load}, {"rate_per_hour", l.rate_per_s * 3600.0}});
+  }
+  j["levels"] = levels;
+  nlohmann::json strats = nlohmann::json::array();
+  for (const auto& s : c.strategies) {
+    strats.push_back({{"label", s.label}, {"name", s.name}, {"beliefs", s.beliefs}, {"params", s.params}});
+  }
+  j["strategies"] = strats;
+  j["cells"] = cells_json(c, r);
+  j["runs"] = runs_json(c, r);
+  if (r.stats) j["stats"] = stats_json(*r.stats);
+  if (c.output.prediction_errors) add_prediction_errors_json(j, r);
   if (r.table_lookups() > 0) {
     j["table_lookups"] = r.table_lookups();
     j["table_clamped"] = r.table_clamped();

@@ -205,6 +205,55 @@ nlohmann::json suggest_probe(const FitOutcome& fo, const std::vector<models::Spe
           {"mean_width_32plus_pct_expected_after", 100.0 * s.width_after}};
 }
 
+// `--protocol auto`: the protocol the points (or the probed ones) support; `why` says which and why.
+FitProtocol choose_protocol_for(const FitRequest& req, const std::vector<models::SpeedPoint>& points, int gpus_per_node,
+                                std::string& why) {
+  const int g = gpus_per_node > 0 ? gpus_per_node : infer_gpus_per_node(points);
+  std::vector<models::SpeedPoint> pool = points;
+  if (!req.probes.empty()) {
+    pool.clear();
+    for (const auto& q : points)
+      for (const auto& pr : req.probes)
+        if (pr.matches(q.w, q.nodes, g)) {
+          pool.push_back(q);
+          break;
+        }
+  }
+  const FitProtocol p = choose_protocol(pool, g, !req.probes.empty(), why);
+  why = "protocol " + to_string(p) + " chosen automatically: " + why;
+  return p;
+}
+
+// The class entry's description and derivation for the chosen protocol, and its placeholders (model size for the
+// net model, work), each named in the derivation; a model that needs the model size without one is an error.
+void complete_entry(FitRequest& req, const std::vector<std::string>& probe_tokens, FitInput& in) {
+  in.description += " under protocol " + to_string(req.protocol);
+  in.derivation.insert(in.derivation.begin(),
+                       "Speed: protocol " + to_string(req.protocol) + " on " + in.speed_source + ".");
+  if (!(in.model_size > 0.0)) {
+    if (protocol_model(req.protocol) != "net") {
+      throw InputError("--model-size: required (> 0, millions of parameters) with --csv for the " +
+                       protocol_model(req.protocol) + " model of protocol " + to_string(req.protocol) +
+                       " (the net model of two-node and net-all does not use it)");
+    }
+    // The entry must load as it is (a catalog needs a positive model size): 1, which the net model never reads.
+    in.model_size = 1.0;
+    req.model_size = in.model_size;
+    in.derivation.push_back("model_size_mparams: PLACEHOLDER 1 (the net model does not use it); pass --model-size.");
+  }
+  if (!req.probes.empty()) {
+    std::string list;
+    for (const auto& t : probe_tokens)
+      list += (list.empty() ? "" : ",") + t;
+    in.derivation.push_back("Probes: " + list + " (the " + protocol_model(req.protocol) + " model of protocol " +
+                            to_string(req.protocol) + ").");
+  }
+  if (!(in.work > 0.0)) {
+    in.work = 1e6;
+    in.derivation.push_back("Work: PLACEHOLDER 1e6 samples; pass --work-samples or edit work.samples.");
+  }
+}
+
 }  // namespace
 
 int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream& err) {
@@ -239,48 +288,8 @@ int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream&
   req.model_size = in.model_size;
   req.origin = in.origin;
   std::string why;
-  if (automatic) {
-    const int g = o.gpus_per_node > 0 ? o.gpus_per_node : infer_gpus_per_node(in.points);
-    std::vector<models::SpeedPoint> pool = in.points;
-    if (!req.probes.empty()) {
-      pool.clear();
-      for (const auto& q : in.points)
-        for (const auto& pr : req.probes)
-          if (pr.matches(q.w, q.nodes, g)) {
-            pool.push_back(q);
-            break;
-          }
-    }
-    req.protocol = choose_protocol(pool, g, !req.probes.empty(), why);
-    why = "protocol " + to_string(req.protocol) + " chosen automatically: " + why;
-  } else {
-    req.protocol = named;
-  }
-  in.description += " under protocol " + to_string(req.protocol);
-  in.derivation.insert(in.derivation.begin(),
-                       "Speed: protocol " + to_string(req.protocol) + " on " + in.speed_source + ".");
-  if (!(in.model_size > 0.0)) {
-    if (protocol_model(req.protocol) != "net") {
-      throw InputError("--model-size: required (> 0, millions of parameters) with --csv for the " +
-                       protocol_model(req.protocol) + " model of protocol " + to_string(req.protocol) +
-                       " (the net model of two-node and net-all does not use it)");
-    }
-    // The entry must load as it is (a catalog needs a positive model size): 1, which the net model never reads.
-    in.model_size = 1.0;
-    req.model_size = in.model_size;
-    in.derivation.push_back("model_size_mparams: PLACEHOLDER 1 (the net model does not use it); pass --model-size.");
-  }
-  if (!req.probes.empty()) {
-    std::string list;
-    for (const auto& t : o.probes)
-      list += (list.empty() ? "" : ",") + t;
-    in.derivation.push_back("Probes: " + list + " (the " + protocol_model(req.protocol) + " model of protocol " +
-                            to_string(req.protocol) + ").");
-  }
-  if (!(in.work > 0.0)) {
-    in.work = 1e6;
-    in.derivation.push_back("Work: PLACEHOLDER 1e6 samples; pass --work-samples or edit work.samples.");
-  }
+  req.protocol = automatic ? choose_protocol_for(req, in.points, o.gpus_per_node, why) : named;
+  complete_entry(req, o.probes, in);
   FitOutcome fo;
   try {
     fo = fit_with_request(req, in.points);

@@ -447,10 +447,10 @@ IntervalQuality interval_quality(const models::NetEnvelope& e, const std::vector
 
 }  // namespace
 
-FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::SpeedPoint>& points) {
-  const FitProtocol p = r.protocol;
-  if (points.empty()) throw InputError(r.origin + ": no measured points");
-  check_points(points, r.origin);
+namespace {
+
+// The GPUs per node: given, or inferred; a given value below what the points need is an error.
+int gpus_per_node_of(const FitRequest& r, const std::vector<models::SpeedPoint>& points) {
   const int needed_g = infer_gpus_per_node(points);
   const int g = r.gpus_per_node > 0 ? r.gpus_per_node : needed_g;
   if (g < needed_g) {
@@ -459,51 +459,149 @@ FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::Speed
                      " GPUs per node given (--gpus-per-node); give at least " + std::to_string(needed_g) +
                      " or leave it out to infer it");
   }
-  std::vector<models::SpeedPoint> train;
-  std::vector<models::SpeedPoint> test;
+  return g;
+}
+
+// The points the protocol (or the probes) profiles go to `train`, the rest to `test`; a probe with no measured
+// point is an error naming the measured positions.
+void split_points(const FitRequest& r, const std::vector<models::SpeedPoint>& points, int g,
+                  std::vector<models::SpeedPoint>& train, std::vector<models::SpeedPoint>& test) {
   if (r.probes.empty()) {
     for (const auto& q : points)
-      (protocol_profiles(p, q.w, q.nodes, g) ? train : test).push_back(q);
-  } else {
-    std::string missing;
-    for (const auto& pr : r.probes) {
-      const bool found =
-          std::any_of(points.begin(), points.end(), [&](const auto& q) { return pr.matches(q.w, q.nodes, g); });
-      if (found) continue;
-      if (!missing.empty()) missing += ", ";
-      const int nodes = pr.packed ? packed_nodes(pr.w, g) : pr.nodes;
-      missing += "'" + pr.text() + "' (" + std::to_string(pr.w) + " GPU(s) on " + std::to_string(nodes) + " node(s))";
-    }
-    if (!missing.empty()) {
-      throw InputError(r.origin + ": no measured point at probe(s) " + missing + " (GPUs per node " +
-                       std::to_string(g) + "); measured positions: " + positions_text(points, 1 << 30, 60) +
-                       " (written GPUs@nodes off one node; a placement such as 44 is 4+4 or 8@2)");
-    }
-    for (const auto& q : points) {
-      const bool in = std::any_of(r.probes.begin(), r.probes.end(),
-                                  [&](const ProbePoint& pr) { return pr.matches(q.w, q.nodes, g); });
-      (in ? train : test).push_back(q);
-    }
+      (protocol_profiles(r.protocol, q.w, q.nodes, g) ? train : test).push_back(q);
+    return;
   }
-  // Too few points: say which measured positions, not yet profiled, would make it fit.
+  std::string missing;
+  for (const auto& pr : r.probes) {
+    const bool found =
+        std::any_of(points.begin(), points.end(), [&](const auto& q) { return pr.matches(q.w, q.nodes, g); });
+    if (found) continue;
+    if (!missing.empty()) missing += ", ";
+    const int nodes = pr.packed ? packed_nodes(pr.w, g) : pr.nodes;
+    missing += "'" + pr.text() + "' (" + std::to_string(pr.w) + " GPU(s) on " + std::to_string(nodes) + " node(s))";
+  }
+  if (!missing.empty()) {
+    throw InputError(r.origin + ": no measured point at probe(s) " + missing + " (GPUs per node " + std::to_string(g) +
+                     "); measured positions: " + positions_text(points, 1 << 30, 60) +
+                     " (written GPUs@nodes off one node; a placement such as 44 is 4+4 or 8@2)");
+  }
+  for (const auto& q : points) {
+    const bool in = std::any_of(r.probes.begin(), r.probes.end(),
+                                [&](const ProbePoint& pr) { return pr.matches(q.w, q.nodes, g); });
+    (in ? train : test).push_back(q);
+  }
+}
+
+// Too few points: say which measured positions, not yet profiled, would make it fit.
+void check_enough_points(const FitRequest& r, const std::vector<models::SpeedPoint>& train,
+                         const std::vector<models::SpeedPoint>& test) {
+  const FitProtocol p = r.protocol;
   const int need = protocol_min_points(p);
   const bool multi = std::any_of(train.begin(), train.end(), [](const auto& q) { return q.nodes > 1; });
-  if (static_cast<int>(train.size()) < need || (protocol_needs_multi_node(p) && !multi)) {
-    std::string msg = r.origin + ": too few points to fit: protocol " + to_string(p) + " (" + protocol_model(p) +
-                      " model) needs at least " + std::to_string(need) + " point(s)" +
-                      (protocol_needs_multi_node(p) ? ", at least 1 spanning several nodes," : "") + " and the " +
-                      (r.probes.empty() ? "protocol's points" : "probes") + " select " + std::to_string(train.size()) +
-                      (multi || !protocol_needs_multi_node(p) ? "" : ", none multi-node");
-    std::vector<models::SpeedPoint> spare;
-    for (const auto& q : test)
-      if (!protocol_needs_multi_node(p) || multi || q.nodes > 1) spare.push_back(q);
-    if (spare.empty()) spare = test;
-    msg += spare.empty() ? "; the input has no other points: measure more positions"
-                         : "; the input also measures " + positions_text(spare, 2, 12) +
-                               (positions_text(spare, 2, 12).empty() ? positions_text(spare, 1 << 30, 12) : "") +
-                               ": add some with --probes (GPU counts, GPUs@nodes or placements like 4+4)";
-    throw InputError(msg);
+  if (static_cast<int>(train.size()) >= need && (!protocol_needs_multi_node(p) || multi)) return;
+  std::string msg = r.origin + ": too few points to fit: protocol " + to_string(p) + " (" + protocol_model(p) +
+                    " model) needs at least " + std::to_string(need) + " point(s)" +
+                    (protocol_needs_multi_node(p) ? ", at least 1 spanning several nodes," : "") + " and the " +
+                    (r.probes.empty() ? "protocol's points" : "probes") + " select " + std::to_string(train.size()) +
+                    (multi || !protocol_needs_multi_node(p) ? "" : ", none multi-node");
+  std::vector<models::SpeedPoint> spare;
+  for (const auto& q : test)
+    if (!protocol_needs_multi_node(p) || multi || q.nodes > 1) spare.push_back(q);
+  if (spare.empty()) spare = test;
+  msg += spare.empty() ? "; the input has no other points: measure more positions"
+                       : "; the input also measures " + positions_text(spare, 2, 12) +
+                             (positions_text(spare, 2, 12).empty() ? positions_text(spare, 1 << 30, 12) : "") +
+                             ": add some with --probes (GPU counts, GPUs@nodes or placements like 4+4)";
+  throw InputError(msg);
+}
+
+// Leave-one-GPU-count-out MAPE over the fitted points; a fold whose remainder is too small to fit is skipped.
+double gpu_count_cv_mape(const FitRequest& r, const std::vector<models::SpeedPoint>& train) {
+  std::set<int> ws;
+  for (const auto& t : train)
+    ws.insert(t.w);
+  double cv_sum = 0.0;
+  std::size_t cv_n = 0;
+  if (ws.size() >= 2) {
+    for (int held : ws) {
+      std::vector<models::SpeedPoint> tr;
+      std::vector<models::SpeedPoint> te;
+      for (const auto& t : train)
+        (t.w == held ? te : tr).push_back(t);
+      try {
+        const SpeedFit f = fit_speed_points(r.protocol, tr, r.model_size, r.origin);
+        cv_sum += speed_mape(f, te) * static_cast<double>(te.size());
+        cv_n += te.size();
+      } catch (const InputError&) {
+        // too few points without this count: no prediction for this fold
+      }
+    }
   }
+  return cv_n > 0 ? cv_sum / static_cast<double>(cv_n) : kNoValue;
+}
+
+// Every unprofiled point predicted (with its interval for net models) and the held-out errors by size and nodes.
+void score_unprofiled(const SpeedFit& fit, const std::vector<models::SpeedPoint>& train,
+                      const std::vector<models::SpeedPoint>& test, FitQuality& q) {
+  std::vector<models::SpeedPoint> test16;
+  std::vector<double> ape32;
+  std::map<int, std::pair<double, int>> by_nodes;
+  std::optional<models::NetEnvelope> envelope;
+  if (fit.net) envelope.emplace(train, fit.netfit);
+  for (const auto& t : test) {
+    UnprofiledPoint u;
+    u.w = t.w;
+    u.nodes = t.nodes;
+    u.global_batch = t.global_batch;
+    u.measured_s = t.step_seconds;
+    u.predicted_s = fit.step_seconds(t.w, t.nodes, t.global_batch);
+    u.ape_pct = 100.0 * std::abs(t.step_seconds / u.predicted_s - 1.0);
+    u.predicted_lo_s = u.predicted_hi_s = kNoValue;
+    if (envelope) {
+      const models::NetInterval iv = envelope->interval(t.w, t.nodes, t.global_batch);
+      u.predicted_lo_s = iv.lo;
+      u.predicted_hi_s = iv.hi;
+    }
+    q.unprofiled.push_back(u);
+    if (t.w >= 16) test16.push_back(t);
+    if (t.w >= 32) ape32.push_back(u.ape_pct);
+    auto& bn = by_nodes[t.nodes];
+    bn.first += u.ape_pct;
+    ++bn.second;
+  }
+  q.points_heldout = static_cast<int>(test.size());
+  q.mape_heldout = speed_mape(fit, test);
+  q.points_heldout_16 = static_cast<int>(test16.size());
+  q.mape_heldout_16 = speed_mape(fit, test16);
+  q.points_heldout_32 = static_cast<int>(ape32.size());
+  if (ape32.empty()) {
+    q.mape_heldout_32 = kNoValue;
+    q.median_heldout_32 = kNoValue;
+  } else {
+    double s = 0.0;
+    for (double e : ape32)
+      s += e;
+    q.mape_heldout_32 = s / static_cast<double>(ape32.size());
+    std::sort(ape32.begin(), ape32.end());
+    const std::size_t h = ape32.size() / 2;
+    q.median_heldout_32 = ape32.size() % 2 ? ape32[h] : 0.5 * (ape32[h - 1] + ape32[h]);
+  }
+  for (const auto& [nodes, acc] : by_nodes)
+    q.heldout_by_nodes.push_back(NodeCountError{nodes, acc.second, acc.first / acc.second});
+  if (envelope) q.intervals = interval_quality(*envelope, q.unprofiled);
+}
+
+}  // namespace
+
+FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::SpeedPoint>& points) {
+  const FitProtocol p = r.protocol;
+  if (points.empty()) throw InputError(r.origin + ": no measured points");
+  check_points(points, r.origin);
+  const int g = gpus_per_node_of(r, points);
+  std::vector<models::SpeedPoint> train;
+  std::vector<models::SpeedPoint> test;
+  split_points(r, points, g, train, test);
+  check_enough_points(r, train, test);
   FitOutcome o;
   o.fit = fit_speed_points(p, train, r.model_size, r.origin);
   FitQuality& q = o.quality;
@@ -527,78 +625,12 @@ FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::Speed
   }
   q.r2 = models::coefficient_of_determination(predicted, actual);
   q.mape_fit = speed_mape(o.fit, train);
-  // Leave-one-GPU-count-out over the fitted points; a fold whose remainder is too small to fit is skipped.
-  std::set<int> ws;
-  for (const auto& t : train)
-    ws.insert(t.w);
-  double cv_sum = 0.0;
-  std::size_t cv_n = 0;
-  if (ws.size() >= 2) {
-    for (int held : ws) {
-      std::vector<models::SpeedPoint> tr;
-      std::vector<models::SpeedPoint> te;
-      for (const auto& t : train)
-        (t.w == held ? te : tr).push_back(t);
-      try {
-        const SpeedFit f = fit_speed_points(p, tr, r.model_size, r.origin);
-        cv_sum += speed_mape(f, te) * static_cast<double>(te.size());
-        cv_n += te.size();
-      } catch (const InputError&) {
-        // too few points without this count: no prediction for this fold
-      }
-    }
-  }
-  q.cv_mape = cv_n > 0 ? cv_sum / static_cast<double>(cv_n) : kNoValue;
-  std::vector<models::SpeedPoint> test16;
-  std::vector<double> ape32;
-  std::map<int, std::pair<double, int>> by_nodes;
-  std::optional<models::NetEnvelope> envelope;
-  if (o.fit.net) envelope.emplace(train, o.fit.netfit);
-  for (const auto& t : test) {
-    UnprofiledPoint u;
-    u.w = t.w;
-    u.nodes = t.nodes;
-    u.global_batch = t.global_batch;
-    u.measured_s = t.step_seconds;
-    u.predicted_s = o.fit.step_seconds(t.w, t.nodes, t.global_batch);
-    u.ape_pct = 100.0 * std::abs(t.step_seconds / u.predicted_s - 1.0);
-    u.predicted_lo_s = u.predicted_hi_s = kNoValue;
-    if (envelope) {
-      const models::NetInterval iv = envelope->interval(t.w, t.nodes, t.global_batch);
-      u.predicted_lo_s = iv.lo;
-      u.predicted_hi_s = iv.hi;
-    }
-    q.unprofiled.push_back(u);
-    if (t.w >= 16) test16.push_back(t);
-    if (t.w >= 32) ape32.push_back(u.ape_pct);
-    auto& bn = by_nodes[t.nodes];
-    bn.first += u.ape_pct;
-    ++bn.second;
-  }
-  q.points_heldout = static_cast<int>(test.size());
-  q.mape_heldout = speed_mape(o.fit, test);
-  q.points_heldout_16 = static_cast<int>(test16.size());
-  q.mape_heldout_16 = speed_mape(o.fit, test16);
-  q.points_heldout_32 = static_cast<int>(ape32.size());
-  if (ape32.empty()) {
-    q.mape_heldout_32 = kNoValue;
-    q.median_heldout_32 = kNoValue;
-  } else {
-    double s = 0.0;
-    for (double e : ape32)
-      s += e;
-    q.mape_heldout_32 = s / static_cast<double>(ape32.size());
-    std::sort(ape32.begin(), ape32.end());
-    const std::size_t h = ape32.size() / 2;
-    q.median_heldout_32 = ape32.size() % 2 ? ape32[h] : 0.5 * (ape32[h - 1] + ape32[h]);
-  }
-  for (const auto& [nodes, acc] : by_nodes)
-    q.heldout_by_nodes.push_back(NodeCountError{nodes, acc.second, acc.first / acc.second});
-  if (envelope) q.intervals = interval_quality(*envelope, q.unprofiled);
-  o.fitted = train;
+  q.cv_mape = gpu_count_cv_mape(r, train);
+  score_unprofiled(o.fit, train, test, q);
   if (o.fit.net) q.model_selection = o.fit.netfit.candidates;
   q.fixed = o.fit.fixed_coefficients();
   q.warnings = input_warnings(points, train, o.fit.free_coefficients());
+  o.fitted = std::move(train);
   return o;
 }
 
