@@ -43,43 +43,10 @@ IncrementalGreedy::EndPoint IncrementalGreedy::end_point(const JobView& j, int g
 }
 
 Decision IncrementalGreedy::decide(const Snapshot& s) {
-  for (int id : s.finished) {
-    queue_.remove(id);
-    if (in_prefix_ && id <= prefix_last_) --prefix_count_;
-    const EndPoint& e = ends_[static_cast<std::size_t>(id)];
-    if (e.fragile) --fragile_;
-    sum_ends_ -= e.gpus;
-    if (e.need > 1) --needing_more_;
-    sum_needs_ -= e.need;
-    Kept& k = kept_[static_cast<std::size_t>(id)];
-    if (k.listed) bounds_.erase({k.bound, id});
-    k = Kept{};
-    chains_[static_cast<std::size_t>(id)] = SpeedChain{};
-    holders_.erase(id);
-  }
-  for (int id : s.arrived) {
-    const JobView& v = s.views->view(id);
-    queue_.add(id, std::max(1, v.pub->min_gpus));
-    if (ends_.size() <= static_cast<std::size_t>(id)) ends_.resize(static_cast<std::size_t>(id) + 1);
-    if (held_.size() <= static_cast<std::size_t>(id)) held_.resize(static_cast<std::size_t>(id) + 1, 0);
-    if (chains_.size() <= static_cast<std::size_t>(id)) chains_.resize(static_cast<std::size_t>(id) + 1);
-    SpeedChain& chain = chains_[static_cast<std::size_t>(id)];
-    EndPoint e = end_point(v, s.gpus_per_node, chain);
-    if (e.fragile) chain = SpeedChain{};  // a belief that changes: ask it each time
-    e.need = std::max(1, v.pub->min_gpus);
-    ends_[static_cast<std::size_t>(id)] = e;
-    if (e.fragile) ++fragile_;
-    if (e.need > 1) ++needing_more_;
-    sum_needs_ += e.need;
-    sum_ends_ += e.gpus;
-    if (kept_.size() <= static_cast<std::size_t>(id)) kept_.resize(static_cast<std::size_t>(id) + 1);
-    if (!e.fragile && e.gpus > e.need) {  // it can grow: listed, with no bound yet (computed when first needed)
-      Kept& k = kept_[static_cast<std::size_t>(id)];
-      k.bound = std::numeric_limits<double>::infinity();
-      k.listed = true;
-      bounds_.insert({k.bound, id});
-    }
-  }
+  for (int id : s.finished)
+    forget(id);
+  for (int id : s.arrived)
+    admit(s.views->view(id), s.gpus_per_node);
   Decision d;
   if (fragile_ == 0 && sum_ends_ <= s.total_gpus) {
     // Every job is served and grows to its end point (the budget never binds).
@@ -109,6 +76,50 @@ Decision IncrementalGreedy::decide(const Snapshot& s) {
     return d;
   }
   lazy_last_ = false;
+  served_greedy(d, s);
+  return d;
+}
+
+void IncrementalGreedy::forget(int id) {
+  queue_.remove(id);
+  if (in_prefix_ && id <= prefix_last_) --prefix_count_;
+  const EndPoint& e = ends_[static_cast<std::size_t>(id)];
+  if (e.fragile) --fragile_;
+  sum_ends_ -= e.gpus;
+  if (e.need > 1) --needing_more_;
+  sum_needs_ -= e.need;
+  Kept& k = kept_[static_cast<std::size_t>(id)];
+  if (k.listed) bounds_.erase({k.bound, id});
+  k = Kept{};
+  chains_[static_cast<std::size_t>(id)] = SpeedChain{};
+  holders_.erase(id);
+}
+
+void IncrementalGreedy::admit(const JobView& v, int gpus_per_node) {
+  const int id = v.pub->id;
+  queue_.add(id, std::max(1, v.pub->min_gpus));
+  if (ends_.size() <= static_cast<std::size_t>(id)) ends_.resize(static_cast<std::size_t>(id) + 1);
+  if (held_.size() <= static_cast<std::size_t>(id)) held_.resize(static_cast<std::size_t>(id) + 1, 0);
+  if (chains_.size() <= static_cast<std::size_t>(id)) chains_.resize(static_cast<std::size_t>(id) + 1);
+  SpeedChain& chain = chains_[static_cast<std::size_t>(id)];
+  EndPoint e = end_point(v, gpus_per_node, chain);
+  if (e.fragile) chain = SpeedChain{};  // a belief that changes: ask it each time
+  e.need = std::max(1, v.pub->min_gpus);
+  ends_[static_cast<std::size_t>(id)] = e;
+  if (e.fragile) ++fragile_;
+  if (e.need > 1) ++needing_more_;
+  sum_needs_ += e.need;
+  sum_ends_ += e.gpus;
+  if (kept_.size() <= static_cast<std::size_t>(id)) kept_.resize(static_cast<std::size_t>(id) + 1);
+  if (!e.fragile && e.gpus > e.need) {  // it can grow: listed, with no bound yet (computed when first needed)
+    Kept& k = kept_[static_cast<std::size_t>(id)];
+    k.bound = std::numeric_limits<double>::infinity();
+    k.listed = true;
+    bounds_.insert({k.bound, id});
+  }
+}
+
+void IncrementalGreedy::served_greedy(Decision& d, const Snapshot& s) {
   const std::vector<int> served = queue_.first_fit(s.total_gpus);
   std::vector<const JobView*> jobs(served.size());
   std::vector<const SpeedChain*> chains(served.size());
@@ -132,7 +143,6 @@ Decision IncrementalGreedy::decide(const Snapshot& s) {
     set(d, id, 0);
   for (std::size_t i = 0; i < served.size(); ++i)
     set(d, served[i], w[i]);
-  return d;
 }
 
 // Every active job needs one GPU and they are at least G: first fit serves the first G at one GPU each, leaving no
@@ -234,7 +244,11 @@ void IncrementalGreedy::lazy(Decision& d, const Snapshot& s) {
     k.listed = true;
     bounds_.insert({k.bound, id});
   }
-  // Changes: every job at its minimum except those grown now (jobs grown last time return to their minimum).
+  lazy_changes(d, s, grown);
+}
+
+// Changes: every job at its minimum except those grown now (jobs grown last time return to their minimum).
+void IncrementalGreedy::lazy_changes(Decision& d, const Snapshot& s, std::vector<int>& grown) {
   auto count_now = [&](int id) {
     const int w = count_[static_cast<std::size_t>(id)];
     return w > 0 ? w : ends_[static_cast<std::size_t>(id)].need;

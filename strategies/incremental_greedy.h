@@ -45,6 +45,10 @@ class IncrementalGreedy {
   void set(Decision& d, int id, int gpus);
   void saturated(Decision& d, const Snapshot& s);
   void lazy(Decision& d, const Snapshot& s);
+  void forget(int id);                                 // a job finished: out of every structure
+  void admit(const JobView& v, int gpus_per_node);     // a job arrived: its end point, need and kept bound
+  void served_greedy(Decision& d, const Snapshot& s);  // the greedy over the jobs first fit serves
+  void lazy_changes(Decision& d, const Snapshot& s, std::vector<int>& grown);  // the lazy decision's changes
   [[nodiscard]] int next_count(int w, int max_gpus) const {
     return std::min(step_ == GrowStep::kDouble ? 2 * w : w + 1, max_gpus);
   }
