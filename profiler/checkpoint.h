@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "profiler/synthetic_data.h"
+#include "workloads/atomic_write.h"
 
 namespace ringsched::profiler {
 
@@ -48,9 +49,6 @@ std::string serialize_checkpoint(const Checkpoint& c);
 // unsupported version, truncation, implausible sizes or a checksum mismatch.
 Checkpoint parse_checkpoint(const std::string& bytes, const std::string& source);
 
-// Writes atomically: temp file next to `path`, fsync, rename. Throws std::runtime_error on I/O failure.
-void write_file_atomically(const std::string& path, const std::string& bytes);
-
 // Throws ringsched::InputError ("<flag>: folder <dir> of <path> does not exist") unless the folder that will hold
 // `path` exists, so a long run does not end in a failed write.
 void check_output_folder(const std::string& flag, const std::string& path);
@@ -59,7 +57,7 @@ void check_output_folder(const std::string& flag, const std::string& path);
 std::string read_file_bytes(const std::string& path);
 
 inline void save_checkpoint(const Checkpoint& c, const std::string& path) {
-  write_file_atomically(path, serialize_checkpoint(c));
+  write_file_atomic(path, serialize_checkpoint(c));  // temp file, fsync, rename (workloads/atomic_write.h)
 }
 inline Checkpoint load_checkpoint(const std::string& path) {
   return parse_checkpoint(read_file_bytes(path), path);

@@ -320,7 +320,7 @@ TrainReport run_training(const TrainOptions& options, MPI_Comm comm, std::ostrea
     out << train_report_line(report) << std::endl;
     if (!o.out.empty()) {
       try {
-        write_file_atomically(o.out, train_report_json(report));
+        write_file_atomic(o.out, train_report_json(report));
       } catch (const std::exception& e) {
         error = "--out: " + std::string(e.what());
       }

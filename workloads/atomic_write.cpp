@@ -1,37 +1,44 @@
-// workloads/atomic_write.cpp — temporary file + rename.
+// workloads/atomic_write.cpp — temporary file, fsync, rename.
 #include "workloads/atomic_write.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
+#include <cstring>
 #include <stdexcept>
-#include <system_error>
 
 namespace ringsched {
 
 void write_file_atomic(const std::string& path, const std::string& content) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      throw std::runtime_error(path + ": cannot write (could not create " + tmp + ": " +
-                               std::generic_category().message(errno) + ")");
-    }
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error(path + ": write failed");
-    }
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    throw std::runtime_error(path + ": cannot write (could not create " + tmp + ": " + std::strerror(errno) + ")");
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": cannot rename into place: " + ec.message());
+  std::size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const std::string err = std::strerror(errno);
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      throw std::runtime_error(path + ": write failed: " + err);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  // Durable before it is visible: a checkpoint or result that survives a crash is whole.
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    const std::string err = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(path + ": write failed (fsync/close): " + err);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string err = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(path + ": cannot rename into place: " + err);
   }
 }
 

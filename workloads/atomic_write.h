@@ -6,8 +6,8 @@
 
 namespace ringsched {
 
-// Writes `content` to `path` through `path.tmp.PID` and a rename. Throws std::runtime_error naming the path (and the
-// system's reason) on I/O failure; the temporary file is removed then.
+// Writes `content` to `path` through `path.tmp.PID`, fsync and a rename. Throws std::runtime_error naming the path (and
+// the system's reason) on I/O failure; the temporary file is removed then.
 void write_file_atomic(const std::string& path, const std::string& content);
 
 }  // namespace ringsched

@@ -180,7 +180,7 @@ TEST_CASE("profiler::train: bad input ends every rank with exit code 2 and one c
   if (comm_rank(comm) == 0) {
     std::string bytes = read_file_bytes(first.checkpoint);
     bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 1);
-    write_file_atomically(first.checkpoint, bytes);
+    ringsched::write_file_atomic(first.checkpoint, bytes);
   }
   MPI_Barrier(comm);
   TrainOptions corrupt = small_job();
