@@ -11,12 +11,26 @@
 
 namespace ringsched::models {
 
+// The links a ring of workers runs over, as a topology measures them: the largest neighbour-path latency (seconds)
+// and the bottleneck bandwidth (bytes/s).
+struct RingLinks {
+  double alpha = 0.0;
+  double bandwidth = 0.0;
+};
+
 class StepTimeModel {
  public:
   virtual ~StepTimeModel() = default;
   // Seconds per step on w workers spread over `nodes` nodes with `global_batch` samples per step (all workers).
   [[nodiscard]] virtual double step_seconds(int w, int nodes, double global_batch) const = 0;
   [[nodiscard]] virtual std::string kind() const = 0;
+  // The step on a concrete ring whose links are `ring`, for a model calibrated on links `ref` (a topology's
+  // placement; sim/cluster). A kind that models communication rescales it to the ring's links; the default ignores
+  // the links (a measured table or a fitted model already holds its network).
+  [[nodiscard]] virtual double step_on_ring(int w, int nodes, double global_batch, const RingLinks& /*ring*/,
+                                            const RingLinks& /*ref*/) const {
+    return step_seconds(w, nodes, global_batch);
+  }
 };
 
 using StepTimeModelPtr = std::shared_ptr<const StepTimeModel>;
@@ -27,6 +41,9 @@ class Eq5StepTime final : public StepTimeModel {
   Eq5StepTime(Eq5Coeffs coeffs, double model_size) : coeffs_(coeffs), model_size_(model_size) {}
   [[nodiscard]] double step_seconds(int w, int nodes, double global_batch) const override;
   [[nodiscard]] std::string kind() const override { return "eq5"; }
+  // t1 (per-hop latency) scaled by ring.alpha / ref.alpha, t2 (per byte) by ref.bandwidth / ring.bandwidth.
+  [[nodiscard]] double step_on_ring(int w, int nodes, double global_batch, const RingLinks& ring,
+                                    const RingLinks& ref) const override;
   [[nodiscard]] const Eq5Coeffs& coeffs() const { return coeffs_; }
   [[nodiscard]] double model_size() const { return model_size_; }
 
@@ -52,6 +69,9 @@ class AllreduceStepTime final : public StepTimeModel {
   explicit AllreduceStepTime(AllreduceStepSpec spec) : spec_(spec) {}
   [[nodiscard]] double step_seconds(int w, int nodes, double global_batch) const override;
   [[nodiscard]] std::string kind() const override { return "allreduce"; }
+  // The all-reduce priced on the ring's own links (one link class, no separate inter-node parameters).
+  [[nodiscard]] double step_on_ring(int w, int nodes, double global_batch, const RingLinks& ring,
+                                    const RingLinks& ref) const override;
   [[nodiscard]] const AllreduceStepSpec& spec() const { return spec_; }
 
  private:

@@ -351,21 +351,7 @@ double ring_throughput(const JobClass& c, const RingComm& ring, const RingComm& 
   const int w = ring.gpus;
   if (w <= 0) return 0.0;
   const double m = global_batch(c, w);
-  double step = 0.0;
-  if (const auto* ar = dynamic_cast<const models::AllreduceStepTime*>(c.speed.get())) {
-    models::AllreduceStepSpec spec = ar->spec();
-    spec.intra_node.alpha = ring.alpha;
-    spec.intra_node.beta = ring.beta();
-    spec.has_inter_node = false;
-    step = models::AllreduceStepTime(spec).step_seconds(w, ring.nodes, m);
-  } else if (const auto* e5 = dynamic_cast<const models::Eq5StepTime*>(c.speed.get())) {
-    models::Eq5Coeffs k = e5->coeffs();
-    if (ref.alpha > 0.0) k.t1 *= ring.alpha / ref.alpha;
-    k.t2 *= ref.bandwidth / ring.bandwidth;
-    step = models::eq5_step_time(k, static_cast<double>(w), m, e5->model_size());
-  } else {
-    step = c.speed->step_seconds(w, ring.nodes, m);
-  }
+  const double step = c.speed->step_on_ring(w, ring.nodes, m, {ring.alpha, ring.bandwidth}, {ref.alpha, ref.bandwidth});
   double rate = m / step * speed_factor;
   if (c.large_batch_penalty > 0.0 && c.batch_mode == BatchMode::kFixedPerWorker && w > 1) {
     rate /= 1.0 + c.large_batch_penalty * std::log2(static_cast<double>(w));
