@@ -52,32 +52,57 @@ RunMetrics compute_metrics(const RunResult& run, int total_gpus) {
   return m;
 }
 
+const std::vector<MetricInfo>& metric_table() {
+  static const std::vector<MetricInfo> table = {
+      {"mean_jct_s", "s", "mean JCT", 1.0 / 60.0, "%.1f", true, &RunMetrics::mean_jct_s},
+      {"median_jct_s", "s", "median JCT", 1.0 / 60.0, "%.1f", true, &RunMetrics::median_jct_s},
+      {"p95_jct_s", "s", "p95 JCT", 1.0 / 60.0, "%.1f", true, &RunMetrics::p95_jct_s},
+      {"makespan_s", "s", "makespan", 1.0 / 60.0, "%.1f", true, &RunMetrics::makespan_s},
+      {"mean_queue_s", "s", "queueing", 1.0 / 60.0, "%.1f", true, &RunMetrics::mean_queue_s},
+      {"gpu_utilisation", "fraction", "GPU util", 1.0, "%.3f", true, &RunMetrics::gpu_utilisation},
+      {"restarts_per_job", "count", "restarts/job", 1.0, "%.1f", true, &RunMetrics::restarts_per_job},
+      {"fragmentation", "fraction", "fragmentation", 1.0, "%.4f", false, &RunMetrics::fragmentation},
+      {"mean_nodes_spanned", "count", "nodes/job", 1.0, "%.2f", false, &RunMetrics::mean_nodes_spanned},
+      {"migrations_per_job", "count", "migrations/job", 1.0, "%.2f", false, &RunMetrics::migrations_per_job},
+      {"gap_mean", "fraction", "gap mean", 1.0, "%.4f", false, &RunMetrics::gap_mean},
+      {"gap_p95", "fraction", "gap p95", 1.0, "%.4f", false, &RunMetrics::gap_p95},
+      {"gap_max", "fraction", "gap max", 1.0, "%.4f", false, &RunMetrics::gap_max},
+  };
+  return table;
+}
+
+const MetricInfo& metric_info(const std::string& name) {
+  for (const auto& m : metric_table())
+    if (name == m.name) return m;
+  throw std::invalid_argument("unknown metric " + name);
+}
+
+namespace {
+
+std::vector<std::string> names_where(bool standard) {
+  std::vector<std::string> out;
+  for (const auto& m : metric_table())
+    if (m.standard == standard) out.emplace_back(m.name);
+  return out;
+}
+
+}  // namespace
+
 const std::vector<std::string>& metric_names() {
-  static const std::vector<std::string> names = {"mean_jct_s",   "median_jct_s",    "p95_jct_s",       "makespan_s",
-                                                 "mean_queue_s", "gpu_utilisation", "restarts_per_job"};
+  static const std::vector<std::string> names = names_where(true);
   return names;
 }
 
 double metric_value(const RunMetrics& m, const std::string& name) {
-  if (name == "mean_jct_s") return m.mean_jct_s;
-  if (name == "median_jct_s") return m.median_jct_s;
-  if (name == "p95_jct_s") return m.p95_jct_s;
-  if (name == "makespan_s") return m.makespan_s;
-  if (name == "mean_queue_s") return m.mean_queue_s;
-  if (name == "gpu_utilisation") return m.gpu_utilisation;
-  if (name == "restarts_per_job") return m.restarts_per_job;
-  if (name == "fragmentation") return m.fragmentation;
-  if (name == "mean_nodes_spanned") return m.mean_nodes_spanned;
-  if (name == "migrations_per_job") return m.migrations_per_job;
-  if (name == "gap_mean") return m.gap_mean;
-  if (name == "gap_p95") return m.gap_p95;
-  if (name == "gap_max") return m.gap_max;
-  throw std::invalid_argument("unknown metric " + name);
+  return m.*(metric_info(name).field);
+}
+
+void set_metric_value(RunMetrics& m, const std::string& name, double v) {
+  m.*(metric_info(name).field) = v;
 }
 
 const std::vector<std::string>& extra_metric_names() {
-  static const std::vector<std::string> names = {
-      "fragmentation", "mean_nodes_spanned", "migrations_per_job", "gap_mean", "gap_p95", "gap_max"};
+  static const std::vector<std::string> names = names_where(false);
   return names;
 }
 

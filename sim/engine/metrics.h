@@ -33,9 +33,26 @@ struct RunMetrics {
 
 RunMetrics compute_metrics(const RunResult& run, int total_gpus);
 
-// Metric names in output order, and access by name.
+// The one table of per-run metrics: every output (summary.json, CSV, Markdown, sweep results, check) derives its
+// names, units and labels from it. A new metric is a RunMetrics field, its computation in compute_metrics and one
+// row here (docs/extending.md).
+struct MetricInfo {
+  const char* name;         // key in summary.json / CSV, e.g. "mean_jct_s"
+  const char* unit;         // "s", "fraction" or "count"
+  const char* label;        // Markdown column header
+  double display_scale;     // Markdown value = value x this (seconds are shown in minutes)
+  const char* display_fmt;  // printf format of the Markdown value
+  bool standard;            // in every output (metric_names) or only on request (extra_metric_names)
+  double RunMetrics::*field;
+};
+const std::vector<MetricInfo>& metric_table();
+// The row of `name`; std::invalid_argument for an unknown name.
+const MetricInfo& metric_info(const std::string& name);
+
+// Metric names in output order (the standard rows of metric_table), and access by name.
 const std::vector<std::string>& metric_names();
 double metric_value(const RunMetrics& m, const std::string& name);
+void set_metric_value(RunMetrics& m, const std::string& name, double v);
 // fragmentation, mean_nodes_spanned, migrations_per_job, gap_mean, gap_p95, gap_max (also accepted by metric_value).
 const std::vector<std::string>& extra_metric_names();
 // Fills gap_decisions/mean/p95/max from per-decision gaps.

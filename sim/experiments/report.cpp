@@ -209,16 +209,21 @@ std::string render_summary(const ExperimentConfig& c, const ExperimentResult& r,
     return out.str();
   }
   out << "Per level and strategy: mean +- 95% CI over " << c.seeds << " seeds (times in minutes).\n\n";
-  out << "| level | strategy | mean JCT | median JCT | p95 JCT | makespan | queueing | GPU util | restarts/job |\n";
-  out << "|---|---|---|---|---|---|---|---|---|\n";
+  out << "| level | strategy |";
+  for (const auto& m : names)
+    out << ' ' << metric_info(m).label << " |";
+  out << "\n|---|---|";
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out << "---|";
+  out << '\n';
   for (int l = 0; l < L; ++l) {
     for (int s = 0; s < S; ++s) {
       out << "| " << c.levels[l].name << " | " << c.strategies[s].label << " |";
       for (const auto& m : names) {
         const Aggregate a = cell_aggregate(c, r, l, s, m);
-        const double scale = (m == "gpu_utilisation" || m == "restarts_per_job") ? 1.0 : 1.0 / 60.0;
-        const char* f2 = m == "gpu_utilisation" ? "%.3f" : "%.1f";
-        out << ' ' << fmt(f2, a.mean * scale) << " +- " << fmt(f2, a.ci95 * scale) << " |";
+        const MetricInfo& info = metric_info(m);
+        out << ' ' << fmt(info.display_fmt, a.mean * info.display_scale) << " +- "
+            << fmt(info.display_fmt, a.ci95 * info.display_scale) << " |";
       }
       out << '\n';
     }

@@ -12,30 +12,6 @@
 
 namespace ringsched {
 
-namespace {
-
-void set_metric(RunMetrics& m, const std::string& name, double v) {
-  if (name == "mean_jct_s") {
-    m.mean_jct_s = v;
-  } else if (name == "median_jct_s") {
-    m.median_jct_s = v;
-  } else if (name == "p95_jct_s") {
-    m.p95_jct_s = v;
-  } else if (name == "makespan_s") {
-    m.makespan_s = v;
-  } else if (name == "mean_queue_s") {
-    m.mean_queue_s = v;
-  } else if (name == "gpu_utilisation") {
-    m.gpu_utilisation = v;
-  } else if (name == "restarts_per_job") {
-    m.restarts_per_job = v;
-  } else {
-    throw std::invalid_argument("unknown metric " + name);
-  }
-}
-
-}  // namespace
-
 // Shortest text that reads back as the same double (nlohmann's round-trip formatting); "nan"/"inf" otherwise.
 std::string exact_num(double v) {
   if (std::isnan(v)) return "nan";
@@ -71,7 +47,7 @@ RunMetrics metrics_from_json(const nlohmann::json& j, const std::string& where) 
   if (!j.is_object()) throw InputError(where + ": expected an object of metrics");
   for (const auto& name : metric_names()) {
     if (!j.contains(name)) throw InputError(where + ": missing metric " + name);
-    set_metric(m, name, json_num(j.at(name), where + "." + name));
+    set_metric_value(m, name, json_num(j.at(name), where + "." + name));
   }
   return m;
 }
