@@ -150,23 +150,6 @@ std::shared_ptr<const BeliefSource> make_agent_source(std::shared_ptr<const Cata
   return std::make_shared<AgentSource>(std::move(prior), measurement_sigma);
 }
 
-std::vector<std::string> belief_source_names() {
-  return {"agent", "exploration", "history", "none", "online", "oracle"};
-}
-
-std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, const std::string& where) {
-  if (name == "none") return std::make_shared<NoneSource>();
-  if (name == "oracle") return std::make_shared<OracleSource>();
-  if (name == "agent") return make_agent_source(nullptr, kDefaultAgentMeasurementSigma);
-  if (name == "history") return std::make_shared<HistorySource>();
-  if (name == "online" || name == "exploration") {
-    throw InputError(where + ": belief source '" + name + "' needs the job's " +
-                     (name == "online" ? "loss observations" : "measured speeds") +
-                     "; it is built by the experiment runner, not by name");
-  }
-  throw InputError(where + ": unknown belief source '" + name + "' (valid: " + join_names(belief_source_names()) + ")");
-}
-
 namespace {
 
 class CatalogHistorySource final : public BeliefSource {
@@ -289,6 +272,61 @@ class OnlineSource final : public BeliefSource {
 
 std::shared_ptr<const BeliefSource> make_online_source(LossObserver observe, std::shared_ptr<const Catalog> history) {
   return std::make_shared<OnlineSource>(std::move(observe), std::move(history));
+}
+
+const std::vector<BeliefSourceInfo>& belief_source_registry() {
+  static const std::vector<BeliefSourceInfo> registry = {
+      {"agent",
+       "what the job's own agent knows: the history class as a prior, corrected by the steps the job measured of its "
+       "own runs (goodput-model jobs: their AdaptDL agent's fit)",
+       [](const BeliefInputs& in) { return make_agent_source(in.history, in.agent_measurement_sigma); }},
+      {"exploration", "Eq. 5 fitted to the job's own measured speeds at 1, 2, 4, 8 GPUs; work from history",
+       [](const BeliefInputs& in) -> std::shared_ptr<const BeliefSource> {
+         if (!in.measure || !in.history) return nullptr;
+         return make_exploration_source(in.measure, in.history);
+       }},
+      {"history", "class models of completed runs: the catalog's, or fitted on training runs with beliefs.history",
+       [](const BeliefInputs& in) -> std::shared_ptr<const BeliefSource> {
+         if (in.history) return make_history_source(in.history);
+         return std::make_shared<HistorySource>();
+       }},
+      {"none", "no beliefs (rigid strategies)", [](const BeliefInputs&) { return std::make_shared<NoneSource>(); }},
+      {"online",
+       "Eq. 1 refitted to the losses the job reports; speed as history (needs a catalog with loss curves, e.g. pollux)",
+       [](const BeliefInputs& in) -> std::shared_ptr<const BeliefSource> {
+         if (!in.losses) return nullptr;
+         return make_online_source(in.losses, in.history);
+       }},
+      {"oracle", "the job's truth, for reference runs",
+       [](const BeliefInputs&) { return std::make_shared<OracleSource>(); }},
+  };
+  return registry;
+}
+
+std::vector<std::string> belief_source_names() {
+  std::vector<std::string> out;
+  for (const auto& i : belief_source_registry())
+    out.push_back(i.name);
+  return out;
+}
+
+std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, const BeliefInputs& inputs,
+                                                       const std::string& where) {
+  for (const auto& i : belief_source_registry()) {
+    if (i.name != name) continue;
+    auto source = i.make(inputs);
+    if (!source) {
+      throw InputError(where + ": belief source '" + name + "' needs the job's " +
+                       (name == "online" ? "loss observations" : "measured speeds") +
+                       "; it is built by the experiment runner, not by name");
+    }
+    return source;
+  }
+  throw InputError(where + ": unknown belief source '" + name + "' (valid: " + join_names(belief_source_names()) + ")");
+}
+
+std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, const std::string& where) {
+  return make_belief_source(name, BeliefInputs{}, where);
 }
 
 }  // namespace ringsched

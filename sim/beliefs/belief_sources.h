@@ -66,10 +66,30 @@ std::shared_ptr<const BeliefSource> make_online_source(LossObserver observe, std
 inline constexpr double kDefaultAgentMeasurementSigma = 0.05;
 std::shared_ptr<const BeliefSource> make_agent_source(std::shared_ptr<const Catalog> prior, double measurement_sigma);
 
-// "none", "oracle", "history" (the BeliefContext's catalog). Throws InputError naming `where` for an unknown name,
-// and for "online" and "exploration" (listed by belief_source_names, but built with their observation channels by
-// make_online_source / make_exploration_source: the experiment runner does that).
-std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, const std::string& where);
+// What a belief source may be built from in one replicate: the history catalog (null: the BeliefContext's catalog,
+// in-sample) and the observation channels the truth hands out (empty when the caller has none).
+struct BeliefInputs {
+  std::shared_ptr<const Catalog> history;
+  SpeedMeasurer measure;  // `exploration`: the job's own noisy steps at 1, 2, 4, 8 GPUs
+  LossObserver losses;    // `online`: the losses the job reports
+  double agent_measurement_sigma = kDefaultAgentMeasurementSigma;
+};
+
+// The registry of belief sources: one entry per source, in name order (`ringsched strategies` lists it, configs
+// accept its names). A new source is a class deriving from BeliefSource and one entry here (docs/extending.md).
+struct BeliefSourceInfo {
+  std::string name;
+  std::string description;
+  std::function<std::shared_ptr<const BeliefSource>(const BeliefInputs&)> make;
+};
+const std::vector<BeliefSourceInfo>& belief_source_registry();
 std::vector<std::string> belief_source_names();
+
+// The source `name` built from `inputs`. Throws InputError naming `where` for an unknown name and for a source whose
+// channel `inputs` lacks.
+std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, const BeliefInputs& inputs,
+                                                       const std::string& where);
+// The same without channels or a fitted history (in-sample: none, oracle, history, agent).
+std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, const std::string& where);
 
 }  // namespace ringsched

@@ -2,6 +2,7 @@
 // sources.
 #include <iostream>
 
+#include "sim/beliefs/belief_sources.h"
 #include "sim/cli/commands.h"
 #include "strategies/registry.h"
 
@@ -12,11 +13,10 @@ Command add_strategies_command(CLI::App& app) {
   return {s, [] {
             for (const auto& i : strategy_infos())
               std::cout << i.name << "  (beliefs: " << i.default_beliefs << ")\n    " << i.description << "\n";
-            std::cout << "\nBelief sources (choose with name[beliefs] or \"beliefs\" in a config): none; oracle (the "
-                         "job's truth, for reference); history (class models of completed runs: the catalog's, or "
-                         "fitted on training runs with beliefs.history); online (Eq. 1 refitted to the losses the job "
-                         "reports; needs a catalog with loss curves, e.g. pollux); exploration (Eq. 5 fitted to the "
-                         "job's own measured speeds). docs/config.md, docs/heldout.md\n";
+            std::cout << "\nBelief sources (choose with name[beliefs] or \"beliefs\" in a config; docs/heldout.md "
+                         "\"What each belief source knows\"):\n";
+            for (const auto& b : belief_source_registry())
+              std::cout << "  " << b.name << ": " << b.description << "\n";
             return 0;
           }};
 }

@@ -39,18 +39,13 @@ EngineConfig engine_config(const ExperimentConfig& config, std::uint64_t seed, b
 
 std::shared_ptr<const BeliefSource> make_beliefs(const ExperimentConfig& config, const std::string& name,
                                                  std::shared_ptr<const Workload> wl, std::uint64_t seed) {
-  if (name == "history") return make_history_source(config.history_catalog());
-  if (name == "exploration") {
-    return make_exploration_source(make_speed_measurer(std::move(wl), config.beliefs.exploration_measurement_sigma,
-                                                       config.cluster.gpus_per_node, seed),
-                                   config.history_catalog());
-  }
-  if (name == "agent") return make_agent_source(config.history_catalog(), config.beliefs.agent_measurement_sigma);
-  if (name == "online") {
-    return make_online_source(make_loss_observer(std::move(wl), config.workload.loss_sigma, seed),
-                              config.history_catalog());
-  }
-  return make_belief_source(name, config.origin + ": beliefs");
+  BeliefInputs in;
+  in.history = config.history_catalog();
+  in.agent_measurement_sigma = config.beliefs.agent_measurement_sigma;
+  in.measure =
+      make_speed_measurer(wl, config.beliefs.exploration_measurement_sigma, config.cluster.gpus_per_node, seed);
+  in.losses = make_loss_observer(std::move(wl), config.workload.loss_sigma, seed);
+  return make_belief_source(name, in, config.origin + ": beliefs");
 }
 
 CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int seed_index, bool keep_events,
