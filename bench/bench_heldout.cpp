@@ -2,9 +2,9 @@
 // < 50 ms), table lookups, and a small held-out block.
 #include <benchmark/benchmark.h>
 
-#include "sim/fitting/speed_fit.h"
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/runner.h"
+#include "sim/fitting/speed_fit.h"
 #include "workloads/json_reader.h"
 #include "workloads/pollux.h"
 

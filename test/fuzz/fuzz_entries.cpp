@@ -13,11 +13,11 @@
 #include <sstream>
 
 #include "models/input_error.h"
-#include "sim/fitting/speed_fit.h"
-#include "sim/sweeps/check.h"
 #include "sim/experiments/config.h"
 #include "sim/experiments/report.h"
 #include "sim/experiments/runner.h"
+#include "sim/fitting/speed_fit.h"
+#include "sim/sweeps/check.h"
 #include "sim/sweeps/sweep_results.h"
 #include "sim/sweeps/sweep_spec.h"
 #include "workloads/catalog.h"

@@ -11,9 +11,9 @@
 
 #include "sim/engine/engine.h"
 #include "sim/experiments/atomic_file.h"
-#include "sim/sweeps/check.h"
 #include "sim/experiments/config.h"
 #include "sim/experiments/runner.h"
+#include "sim/sweeps/check.h"
 #include "strategies/registry.h"
 #include "test/input_error_of.h"
 #include "workloads/json_reader.h"
