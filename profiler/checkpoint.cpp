@@ -13,9 +13,9 @@
 #include <system_error>
 
 #include "models/input_error.h"
-#include "profiler/measurement.h"
 #include "profiler/mlp.h"
 #include "workloads/input_file.h"
+#include "workloads/measurement.h"
 
 namespace ringsched::profiler {
 

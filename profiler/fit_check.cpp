@@ -8,7 +8,7 @@
 
 #include "models/input_error.h"
 #include "models/speed_model.h"
-#include "profiler/measurement.h"
+#include "workloads/measurement.h"
 
 namespace ringsched::profiler {
 

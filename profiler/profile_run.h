@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "profiler/measurement.h"
+#include "workloads/measurement.h"
 
 namespace ringsched::profiler {
 

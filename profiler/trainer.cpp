@@ -12,10 +12,10 @@
 #include "models/input_error.h"
 #include "models/lr_rule.h"
 #include "profiler/checkpoint.h"
-#include "profiler/measurement.h"
 #include "profiler/mlp.h"
 #include "profiler/mpi_context.h"
 #include "profiler/rng.h"
+#include "workloads/measurement.h"
 
 namespace ringsched::profiler {
 

@@ -14,21 +14,11 @@
 #include "sim/fitting/speed_fit.h"
 #include "workloads/atomic_write.h"
 #include "workloads/json_reader.h"
+#include "workloads/measurement.h"
 #include "workloads/points_csv.h"
 #include "workloads/pollux.h"
-#ifdef RINGSCHED_HAVE_MEASUREMENT
-#include "profiler/measurement.h"
-#endif
 
 namespace ringsched {
-
-bool fit_has_measurement_support() {
-#ifdef RINGSCHED_HAVE_MEASUREMENT
-  return true;
-#else
-  return false;
-#endif
-}
 
 namespace {
 
@@ -88,7 +78,6 @@ FitInput csv_input(const FitCommandOptions& o) {
 }
 
 FitInput measurement_input(const FitCommandOptions& o) {
-#ifdef RINGSCHED_HAVE_MEASUREMENT
   FitInput in;
   std::vector<profiler::Measurement> ms;
   for (const auto& f : o.measurements)
@@ -103,12 +92,6 @@ FitInput measurement_input(const FitCommandOptions& o) {
   in.work = o.work_samples;
   in.speed_source = std::to_string(o.measurements.size()) + " measurement file(s)";
   return in;
-#else
-  (void)o;
-  throw InputError(
-      "--measurement: this ringsched was built without the profiler's measurement library "
-      "(configure with -DRINGSCHED_BUILD_PROFILER=ON); use --csv with gpus,nodes,global_batch,step_seconds");
-#endif
 }
 
 }  // namespace

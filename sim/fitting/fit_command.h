@@ -1,7 +1,7 @@
 // sim/fitting/fit_command.h — `ringsched fit`: reads measured points (Pollux tables by application, a plain CSV
-// `gpus,nodes,global_batch,step_seconds`, or profiler measurement files when built with the profiler's
-// ringsched_measurement library), fits them under a protocol (sim/fitting/speed_fit.h) and prints a catalog class
-// entry with the fit quality and, for Pollux input, Eq. 1 fitted to the loss points. Format: docs/heldout.md.
+// `gpus,nodes,global_batch,step_seconds`, or profiler measurement files: workloads/measurement.h), fits them under a
+// protocol (sim/fitting/speed_fit.h) and prints a catalog class entry with the fit quality and, for Pollux input, Eq. 1
+// fitted to the loss points. Format: docs/heldout.md.
 #pragma once
 
 #include <ostream>
@@ -30,7 +30,5 @@ struct FitCommandOptions {
 // Runs `ringsched fit`; writes the result to `out`, notes (the protocol chosen, warnings) to `err`. Throws InputError
 // for bad input.
 int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream& err);
-// Whether profiler measurement files can be read (built with ringsched_measurement).
-bool fit_has_measurement_support();
 
 }  // namespace ringsched

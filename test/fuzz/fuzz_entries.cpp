@@ -24,12 +24,12 @@
 #include "workloads/csv.h"
 #include "workloads/goodput_app.h"
 #include "workloads/json_reader.h"
+#include "workloads/measurement.h"
 #include "workloads/points_csv.h"
 #include "workloads/pollux.h"
 #include "workloads/trace.h"
-#ifdef RINGSCHED_HAVE_MEASUREMENT
+#ifdef RINGSCHED_HAVE_PROFILER_CORE
 #include "profiler/checkpoint.h"
-#include "profiler/measurement.h"
 #endif
 
 namespace fs = std::filesystem;
@@ -253,7 +253,6 @@ std::vector<std::string> results_seeds() {
   return files_in(kSource + "/test/baselines", ".json");
 }
 
-#ifdef RINGSCHED_HAVE_MEASUREMENT
 void run_measurement(std::string_view data) {
   accepting_input_errors([&] { (void)profiler::load_measurement(put("measurement.json", data)); });
 }
@@ -278,6 +277,7 @@ std::vector<std::string> measurement_seeds() {
   return {profiler::measurement_to_json(m)};
 }
 
+#ifdef RINGSCHED_HAVE_PROFILER_CORE
 void run_checkpoint(std::string_view data) {
   accepting_input_errors([&] { (void)profiler::parse_checkpoint(std::string(data), "checkpoint"); });
 }
@@ -302,8 +302,8 @@ const std::vector<Target>& targets() {
       {"goodput_tables", "Pollux application tables (placements, scalability, validation)", run_goodput_tables,
        goodput_tables_seeds},
       {"results", "sweep.json on --resume and check's summary/sweep inputs", run_results, results_seeds},
-#ifdef RINGSCHED_HAVE_MEASUREMENT
       {"measurement", "ringsched-profile measurement JSON", run_measurement, measurement_seeds},
+#ifdef RINGSCHED_HAVE_PROFILER_CORE
       {"checkpoint", "ringsched-profile checkpoint bytes", run_checkpoint, checkpoint_seeds},
 #endif
   };

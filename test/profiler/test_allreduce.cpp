@@ -7,8 +7,8 @@
 
 #include "mpi_test_util.h"
 #include "profiler/backend.h"
-#include "profiler/measurement.h"
 #include "profiler/profile_run.h"
+#include "workloads/measurement.h"
 
 using namespace ringsched::profiler;
 using ringsched::profiler::testing::outcome_of;

@@ -4,9 +4,9 @@
 
 #include "models/input_error.h"
 #include "profiler/checkpoint.h"
-#include "profiler/measurement.h"
 #include "profiler/rng.h"
 #include "temp_dir.h"
+#include "workloads/measurement.h"
 
 using namespace ringsched::profiler;
 using ringsched::profiler::testing::TempDir;

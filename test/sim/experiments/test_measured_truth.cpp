@@ -10,9 +10,7 @@
 #include "sim/experiments/runner.h"
 #include "test/input_error_of.h"
 #include "test/sim/cli_util.h"
-#ifdef RINGSCHED_HAVE_MEASUREMENT
-#include "profiler/measurement.h"
-#endif
+#include "workloads/measurement.h"
 
 using namespace ringsched;
 using ringsched::test::error_of;
@@ -40,8 +38,6 @@ nlohmann::json measured_config(const nlohmann::json& files) {
 }
 
 }  // namespace
-
-#ifdef RINGSCHED_HAVE_MEASUREMENT
 
 namespace {
 
@@ -99,13 +95,3 @@ TEST_CASE("sim::MeasuredTruth: profiler measurement files are a class's truth", 
           (void)parse_experiment(measured_config(files), "cfg.json", tmp.path().string());
         }).find("cfg.json: workload.catalog.classes[0].speed.measurement: ") == 0);
 }
-
-#else
-
-TEST_CASE("sim::MeasuredTruth: without the measurement library the source says how to get it", "[sim][measured]") {
-  const std::string e = error_of([] { (void)parse_experiment(measured_config({"m1.json"}), "cfg.json", ""); });
-  CHECK(e.find("cfg.json: workload.catalog.classes[0].speed.measurement: this ringsched was built without the "
-               "profiler's measurement library") == 0);
-}
-
-#endif

@@ -1,6 +1,6 @@
-// profiler/measurement.cpp — measurement file: strict JSON reading with file + JSON-path errors, atomic writing,
+// workloads/measurement.cpp — measurement file: strict JSON reading with file + JSON-path errors, atomic writing,
 // log-log all-reduce interpolation and Eq. 5 fit points.
-#include "profiler/measurement.h"
+#include "workloads/measurement.h"
 
 #include <unistd.h>
 #include <algorithm>

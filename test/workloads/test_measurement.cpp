@@ -1,4 +1,4 @@
-// test/profiler/test_measurement.cpp — measurement files: round trip, schema errors naming file and JSON path,
+// test/workloads/test_measurement.cpp — measurement files: round trip, schema errors naming file and JSON path,
 // log-log interpolation and Eq. 5 fit points.
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "models/input_error.h"
-#include "profiler/measurement.h"
-#include "temp_dir.h"
+#include "test/profiler/temp_dir.h"
+#include "workloads/measurement.h"
 
 using namespace ringsched::profiler;
 using ringsched::InputError;
