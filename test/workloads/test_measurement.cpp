@@ -7,12 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "models/input_error.h"
-#include "test/profiler/temp_dir.h"
+#include "test/sim/cli_util.h"
 #include "workloads/measurement.h"
 
 using namespace ringsched::profiler;
 using ringsched::InputError;
-using ringsched::profiler::testing::TempDir;
+using ringsched::test::TempDir;
 
 namespace {
 
@@ -42,7 +42,7 @@ void write_text(const std::string& path, const std::string& text) {
 
 // Saves a valid file, applies `edit` to its JSON, writes it back, and returns the load error message.
 std::string error_after(const TempDir& dir, const std::function<void(nlohmann::json&)>& edit) {
-  const std::string path = dir.file("m.json");
+  const std::string path = dir / "m.json";
   save_measurement(sample_measurement(2), path);
   std::ifstream in(path);
   nlohmann::json j = nlohmann::json::parse(in);
@@ -60,7 +60,7 @@ std::string error_after(const TempDir& dir, const std::function<void(nlohmann::j
 
 TEST_CASE("profiler::measurement: save then load gives the same measurement", "[profiler][measurement]") {
   TempDir dir;
-  const std::string path = dir.file("m2.json");
+  const std::string path = dir / "m2.json";
   const Measurement m = sample_measurement(2);
   save_measurement(m, path);
   const Measurement back = load_measurement(path);
@@ -91,7 +91,7 @@ TEST_CASE("profiler::measurement: save then load gives the same measurement", "[
 
 TEST_CASE("profiler::measurement: schema errors name the file and the JSON path", "[profiler][measurement]") {
   TempDir dir;
-  const std::string file = dir.file("m.json");
+  const std::string file = dir / "m.json";
   struct Case {
     const char* name;
     std::function<void(nlohmann::json&)> edit;
@@ -137,13 +137,13 @@ TEST_CASE("profiler::measurement: schema errors name the file and the JSON path"
 
 TEST_CASE("profiler::measurement: unreadable and malformed files name the file", "[profiler][measurement]") {
   TempDir dir;
-  const std::string missing = dir.file("missing.json");
+  const std::string missing = dir / "missing.json";
   CHECK_THROWS_WITH(load_measurement(missing), Catch::StartsWith(missing + ": cannot open"));
-  const std::string broken = dir.file("broken.json");
+  const std::string broken = dir / "broken.json";
   write_text(broken, "{\n  \"schema\": \"ringsched.measurement\",\n  \"version\": 1,\n");
   CHECK_THROWS_WITH(load_measurement(broken),
                     Catch::StartsWith(broken + ": invalid JSON") && Catch::Contains("line 4"));
-  const std::string array = dir.file("array.json");
+  const std::string array = dir / "array.json";
   write_text(array, "[1, 2]");
   CHECK_THROWS_WITH(load_measurement(array), Catch::StartsWith(array + ": (top level): must be an object"));
 }
