@@ -1,7 +1,7 @@
-// test/sim/test_layout.cpp — the house rules of the source layout (docs/design.md, README "Layout"): dependencies point one
-// way, models <- workloads <- {strategies, profiler} <- sim/{cluster, fitting} <- sim/beliefs <- sim/engine <-
-// sim/experiments <- sim/sweeps <- sim/cli, and no source includes a header from a folder to its right (or from a
-// sibling room). Read from the source tree.
+// test/sim/test_layout.cpp — the house rules of the source layout (docs/design.md, README "Layout"): dependencies
+// point one way, models <- workloads <- {strategies, profiler} <- sim/{cluster, fitting} <- sim/beliefs <-
+// sim/engine <- sim/experiments <- sim/sweeps <- sim/cli, and no source includes a header from a folder to its right
+// (or from a sibling room). Read from the source tree.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
