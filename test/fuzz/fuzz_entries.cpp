@@ -20,6 +20,7 @@
 #include "sim/sweeps/check.h"
 #include "sim/sweeps/sweep_results.h"
 #include "sim/sweeps/sweep_spec.h"
+#include "traces/trace.h"
 #include "workloads/catalog.h"
 #include "workloads/csv.h"
 #include "workloads/goodput_app.h"
@@ -27,7 +28,6 @@
 #include "workloads/measurement.h"
 #include "workloads/points_csv.h"
 #include "workloads/pollux.h"
-#include "workloads/trace.h"
 #ifdef RINGSCHED_HAVE_PROFILER_CORE
 #include "profiler/checkpoint.h"
 #endif

@@ -1,5 +1,5 @@
 // test/sim/test_layout.cpp — the house rules of the source layout (docs/design.md, README "Layout"): dependencies
-// point one way, models <- workloads <- {strategies, profiler} <- sim/{cluster, fitting} <- sim/beliefs <-
+// point one way, models <- workloads <- {strategies, profiler, traces} <- sim/{cluster, fitting} <- sim/beliefs <-
 // sim/engine <- sim/experiments <- sim/sweeps <- sim/cli, and no source includes a header from a folder to its right
 // (or from a sibling room). Read from the source tree.
 #include <catch2/catch.hpp>
@@ -21,9 +21,9 @@ namespace fs = std::filesystem;
 // siblings and may not include each other.
 const std::map<std::string, int>& room_ranks() {
   static const std::map<std::string, int> ranks = {
-      {"models", 0},          {"workloads", 1},   {"strategies", 2},  {"profiler", 2},
-      {"sim/cluster", 3},     {"sim/fitting", 3}, {"sim/beliefs", 4}, {"sim/engine", 5},
-      {"sim/experiments", 6}, {"sim/sweeps", 7},  {"sim/cli", 8},
+      {"models", 0},     {"workloads", 1},       {"strategies", 2},  {"profiler", 2},
+      {"traces", 2},     {"sim/cluster", 3},     {"sim/fitting", 3}, {"sim/beliefs", 4},
+      {"sim/engine", 5}, {"sim/experiments", 6}, {"sim/sweeps", 7},  {"sim/cli", 8},
   };
   return ranks;
 }

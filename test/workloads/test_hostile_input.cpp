@@ -12,10 +12,10 @@
 #include <string>
 
 #include "test/input_error_of.h"
+#include "traces/trace.h"
 #include "workloads/catalog.h"
 #include "workloads/input_file.h"
 #include "workloads/json_reader.h"
-#include "workloads/trace.h"
 
 using namespace ringsched;
 using ringsched::test::error_of;

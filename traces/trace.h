@@ -1,4 +1,4 @@
-// workloads/trace.h — job traces: the Pollux workload files (`name,time,application,num_replicas,batch_size`) and
+// traces/trace.h — job traces: the Pollux workload files (`name,time,application,num_replicas,batch_size`) and
 // generic traces with a submit time, a duration and a GPU count (e.g. the Philly-derived philly.csv), with
 // configurable column names and time units; and turning a trace into a Workload. Formats: docs/heldout.md.
 #pragma once

@@ -1,5 +1,5 @@
-// workloads/trace.cpp — trace readers (Pollux workload files, generic traces) and trace-driven workloads.
-#include "workloads/trace.h"
+// traces/trace.cpp — trace readers (Pollux workload files, generic traces) and trace-driven workloads.
+#include "traces/trace.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// test/workloads/test_trace.cpp — trace import: Pollux workload files (fixture and every shipped file), generic
+// test/traces/test_trace.cpp — trace import: Pollux workload files (fixture and every shipped file), generic
 // traces with column mapping, datetimes and units, trace-driven workloads, and bad rows with file:line.
 #include <catch2/catch.hpp>
 
@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "traces/trace.h"
 #include "workloads/pollux.h"
-#include "workloads/trace.h"
 
 using namespace ringsched;
 
