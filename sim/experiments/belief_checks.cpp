@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "sim/engine/metrics.h"
 #include "sim/experiments/config.h"
 #include "sim/experiments/runner.h"
 
@@ -106,11 +107,7 @@ std::optional<WorkCheck> trace_work_check(const ExperimentConfig& c) {
   for (double a : apes)
     sum += a;
   w.mean_ape = sum / static_cast<double>(apes.size());
-  const std::size_t mid = apes.size() / 2;
-  std::nth_element(apes.begin(), apes.begin() + static_cast<std::ptrdiff_t>(mid), apes.end());
-  double median = apes[mid];
-  if (apes.size() % 2 == 0) median = 0.5 * (median + *std::max_element(apes.begin(), apes.begin() + mid));
-  w.median_ape = median;
+  w.median_ape = quantile(std::move(apes), 0.5);
   return w;
 }
 
