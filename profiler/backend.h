@@ -1,5 +1,5 @@
 // profiler/backend.h — the interface every profiler backend implements (cpu: Eigen + MPI_Allreduce; cuda: cuBLAS +
-// custom kernels + NCCL), and the factory that picks one by name.
+// custom kernels + NCCL); profiler/backend_registry.h picks one by name.
 #pragma once
 
 #include <mpi.h>
@@ -48,13 +48,5 @@ class Backend {
   virtual float compute_gradients(const std::vector<float>& params, const float* x, const int* labels, int batch,
                                   std::vector<float>& grads) = 0;
 };
-
-// Names accepted by make_backend, in a fixed order.
-std::vector<std::string> backend_names();
-
-// Collective over `comm`. Throws ringsched::InputError for an unknown name (listing the valid ones) and
-// SkipError when the backend cannot run here (no GPU, built without CUDA). On failure every rank throws
-// ExitRequest after the message is printed once (see mpi_context.h).
-std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOptions& options, MPI_Comm comm);
 
 }  // namespace ringsched::profiler

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "models/input_error.h"
-#include "profiler/backend.h"
+#include "profiler/backend_registry.h"
 #include "profiler/checkpoint.h"
 #include "profiler/mlp.h"
 #include "profiler/mpi_context.h"

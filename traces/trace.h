@@ -1,6 +1,6 @@
-// traces/trace.h — job traces: the Pollux workload files (`name,time,application,num_replicas,batch_size`) and
-// generic traces with a submit time, a duration and a GPU count (e.g. the Philly-derived philly.csv), with
-// configurable column names and time units; and turning a trace into a Workload. Formats: docs/heldout.md.
+// traces/trace.h — job traces as read by a trace format (traces/trace_format.h: the Pollux workload files, generic
+// submit/duration/GPU traces), their tiling, and the settings that turn one into a Workload
+// (traces/trace_workload.h). Formats: docs/config.md.
 #pragma once
 
 #include <cstddef>
@@ -8,8 +8,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "workloads/workload.h"
 
 namespace ringsched {
 
@@ -23,32 +21,16 @@ struct TraceJob {
   int line = 0;              // line in the file
 };
 
+class TraceFormat;
+
 struct Trace {
   std::string file;
-  std::string format;          // "pollux" or "generic"
-  std::vector<TraceJob> jobs;  // by submit time (stable for ties)
-};
-
-// Pollux workload file. Times must be >= 0 and non-decreasing (file:line otherwise); num_replicas >= 1.
-Trace read_pollux_workload(const std::string& path);
-
-struct GenericTraceSpec {
-  std::string submit_column = "timestamp";
-  std::string duration_column = "duration";
-  std::string gpus_column = "num_gpus";
-  // Unit of numeric submit times and of durations: "s", "ms", "min" or "h".
-  std::string time_unit = "s";
-  // Submit column format: "auto" (a number, or "YYYY-MM-DD HH:MM:SS" UTC), "number" or "datetime".
-  std::string submit_format = "auto";
-  std::string id_column;  // its text becomes the job's name in outputs ("" = line-N)
+  const TraceFormat* format = nullptr;  // the format that read it (trace_format_registry())
+  std::vector<TraceJob> jobs;           // by submit time (stable for ties)
 };
 
 // Seconds per unit; throws InputError naming `where` for an unknown unit.
 double time_unit_seconds(const std::string& unit, const std::string& where);
-
-// Generic trace: rows are sorted by submit time (traces such as philly.csv are not in order) and rebased so the
-// first submission is at 0. Negative durations or times, GPU counts < 1 and unparsable fields fail with file:line.
-Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec);
 
 // The trace tiled: `copies` copies of its rows (copy 0 is the trace itself), copy k shifted by k x `every` (in the
 // trace's own time units, before time_scale), merged in submit order (stable: copy order for ties). Copy k > 0 of
@@ -75,31 +57,5 @@ struct TraceWorkloadSpec {
   int max_gpus = 0;          // the largest request allowed besides the class's maximum (the cluster; 0 = no limit)
   Oversize oversize = Oversize::kError;
 };
-
-// What turning a trace into a workload did to it, for validate, the outputs and summary.json.
-struct TraceNotes {
-  std::size_t rows = 0;       // jobs in the file
-  std::size_t truncated = 0;  // rows after the first max_jobs, not used
-  std::size_t clamped = 0;    // requests run at another size (oversize "clamp")
-  std::size_t dropped = 0;    // requests left out (oversize "drop")
-  std::size_t jobs = 0;       // jobs in the workload
-  // GPU-seconds the jobs ask for per GPU-second of the cluster over the arrival span (generic traces: duration x
-  // GPUs as recorded; Pollux traces: the class's GPU-seconds on min(8, max) GPUs, as Poisson levels define load);
-  // 0 when every job arrives at once.
-  double offered_load = 0.0;
-};
-
-// Pollux traces: each job's class is its application (unknown names fail listing the catalog's classes), work =
-// the class's work with per-job noise (class work_sigma), requested GPUs = num_replicas, and for goodput-model
-// classes the row's batch_size is the job's global batch (outside the application's validated batch sizes: an
-// InputError naming file:line).
-// Generic traces: a duration-only job becomes work = duration x class_throughput(gpus, packed nodes) of the chosen
-// class, i.e. exactly the work it did in the trace on the GPUs it had (speed noise then changes its run time).
-// Oversize requests follow spec.oversize (kError: InputError naming file:line and the limits).
-Workload workload_from_trace(const Trace& trace, std::shared_ptr<const Catalog> catalog, const TraceWorkloadSpec& spec,
-                             std::uint64_t seed);
-
-// The notes for a trace under a spec (the same checks as workload_from_trace, without building jobs).
-TraceNotes trace_notes(const Trace& trace, const Catalog& catalog, const TraceWorkloadSpec& spec, int total_gpus);
 
 }  // namespace ringsched

@@ -16,7 +16,7 @@
 #include "models/table_speed.h"
 #include "workloads/csv.h"
 #include "workloads/json_reader.h"
-#include "workloads/pollux.h"
+#include "workloads/pollux_data.h"
 
 namespace ringsched {
 namespace fs = std::filesystem;
@@ -32,15 +32,6 @@ std::vector<int> normalise_placement(const std::vector<int>& placement) {
     if (rot < best) best = rot;
   }
   return best;
-}
-
-std::vector<int> packed_placement(int w, int per_node) {
-  std::vector<int> p;
-  while (w > 0) {
-    p.push_back(std::min(w, per_node));
-    w -= p.back();
-  }
-  return p;
 }
 
 namespace {
@@ -383,17 +374,6 @@ double GoodputApp::goodput(const std::vector<int>& placement, const models::Batc
   const models::StepSync s = step_time(placement, cfg.atomic_bsz);
   const double gain = models::efficiency_gain(grad_stats(batch, epoch), batch, init_batch_);
   return gain / models::accumulated_step(s, cfg.accum_steps);
-}
-
-double GoodputStepTime::step_seconds(int w, int nodes, double global_batch) const {
-  const int n = std::clamp(nodes, 1, std::max(1, w));
-  const int per_node = (w + n - 1) / n;
-  std::vector<int> placement = packed_placement(w, per_node);
-  const models::BatchConfig cfg = app_->fixed_batch(global_batch, w);
-  const double batch = cfg.batch_size();
-  const double total = models::accumulated_step(app_->step_time(placement, cfg.atomic_bsz), cfg.accum_steps);
-  const double gain = models::efficiency_gain(app_->grad_stats(batch, 0), batch, app_->init_batch_size());
-  return global_batch * total / (app_->init_batch_size() * gain);
 }
 
 JobClass goodput_job_class(const std::string& name, std::shared_ptr<const GoodputApp> app, double batch_size,

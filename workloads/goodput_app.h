@@ -15,7 +15,7 @@
 
 #include "models/delaunay_interpolator.h"
 #include "models/goodput.h"
-#include "models/step_time_model.h"
+#include "models/goodput_step_time.h"
 #include "workloads/job_class.h"
 
 namespace ringsched {
@@ -30,7 +30,7 @@ struct GoodputLimits {
   double max_local_bsz = 0.0;
 };
 
-class GoodputApp {
+class GoodputApp final : public GoodputProfile {
  public:
   // Reads <folder>/placements.csv, scalability.csv and validation-<B>.csv (with grad_sqr, grad_var). Bad rows fail
   // with file:line; InputError when max_epochs exceeds the shortest validation run or a limit is inconsistent.
@@ -47,7 +47,7 @@ class GoodputApp {
 
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] const std::string& folder() const { return folder_; }
-  [[nodiscard]] double init_batch_size() const { return init_batch_; }
+  [[nodiscard]] double init_batch_size() const override { return init_batch_; }
   [[nodiscard]] double max_batch_size() const { return max_batch_; }
   [[nodiscard]] double min_local_bsz() const { return min_local_; }
   [[nodiscard]] double max_local_bsz() const { return max_local_; }
@@ -64,9 +64,9 @@ class GoodputApp {
   // measured range (a documented clamp, counted in models::thread_table_stats and printed by the commands): a
   // measured placement takes its edge row; an interpolated one its batch clamped into the measured per-GPU range,
   // and when still outside the hull, the nearest measured point. Never throws. Thread-safe.
-  [[nodiscard]] models::StepSync step_time(const std::vector<int>& placement, double atomic_bsz) const;
+  [[nodiscard]] models::StepSync step_time(const std::vector<int>& placement, double atomic_bsz) const override;
   // Gradient statistics at `batch_size` (linear between the bracketing validated batches) during epoch `epoch`.
-  [[nodiscard]] models::GradStats grad_stats(double batch_size, int epoch) const;
+  [[nodiscard]] models::GradStats grad_stats(double batch_size, int epoch) const override;
   // Progress units at the end of `epoch` epochs (0 at 0): the smallest over the validation runs.
   [[nodiscard]] double progress_at(int epoch) const;
   // Steps done at batch_size after epoch `epoch` (its row), linear between the bracketing validated batches.
@@ -74,7 +74,7 @@ class GoodputApp {
   // Total progress to completion: the end of epoch max_epochs.
   [[nodiscard]] double total_progress() const { return progress_at(max_epochs_); }
   // Batch configuration for a fixed global batch on `replicas` GPUs (simulator.py update_local_bsz).
-  [[nodiscard]] models::BatchConfig fixed_batch(double batch_size, int replicas) const;
+  [[nodiscard]] models::BatchConfig fixed_batch(double batch_size, int replicas) const override;
   // Goodput in progress units per second of `cfg` on `placement` in epoch `epoch`.
   [[nodiscard]] double goodput(const std::vector<int>& placement, const models::BatchConfig& cfg, int epoch) const;
 
@@ -117,20 +117,6 @@ class GoodputApp {
   int max_epochs_ = 0;
 };
 
-// The goodput model seen as a speed model at epoch 0 (for load arithmetic and catalog-level beliefs):
-// step_seconds(w, nodes, B) = B x seconds per accumulated step / (init batch x gain(B, epoch 0)), the fixed-batch
-// configuration of B on w GPUs spread evenly (ceil(w / nodes) per node) over `nodes` nodes, so that
-// class_throughput = init batch x goodput: progress in samples-equivalent per second.
-class GoodputStepTime final : public models::StepTimeModel {
- public:
-  explicit GoodputStepTime(std::shared_ptr<const GoodputApp> app) : app_(std::move(app)) {}
-  [[nodiscard]] double step_seconds(int w, int nodes, double global_batch) const override;
-  [[nodiscard]] std::string kind() const override { return "goodput"; }
-
- private:
-  std::shared_ptr<const GoodputApp> app_;
-};
-
 // A job class whose truth is the goodput model of `app` (work = total progress x init batch; default batch =
 // `batch_size`, 0 = the app's initial batch; fixed_global; GPUs 1..max_gpus).
 JobClass goodput_job_class(const std::string& name, std::shared_ptr<const GoodputApp> app, double batch_size,
@@ -138,8 +124,5 @@ JobClass goodput_job_class(const std::string& name, std::shared_ptr<const Goodpu
 
 // A placement as the artifact's tables key it: zeros dropped, then the lexicographically smallest rotation.
 std::vector<int> normalise_placement(const std::vector<int>& placement);
-
-// The artifact's packed placement of w GPUs on nodes of `per_node`: (per_node, ..., per_node, rest).
-std::vector<int> packed_placement(int w, int per_node);
 
 }  // namespace ringsched

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "workloads/points_csv.h"
-#include "workloads/pollux.h"
+#include "workloads/pollux_data.h"
 
 namespace ringsched {
 namespace {

@@ -14,19 +14,10 @@
 namespace ringsched::cli {
 namespace {
 
-// The catalogs built from a Pollux data folder rather than embedded as JSON (sim/experiments/config.cpp).
-bool is_data_catalog(const std::string& name) {
-  return (name == "pollux" || name == "pollux-goodput") && builtin_catalog_text(name).empty();
-}
-
-Catalog data_catalog(const std::string& name, const std::string& dir) {
-  return name == "pollux-goodput" ? pollux_goodput_catalog(dir) : pollux_catalog(dir, 0.0);
-}
-
 std::vector<std::string> all_names() {
   auto names = builtin_catalog_names();
-  for (const char* n : {"pollux", "pollux-goodput"})
-    if (is_data_catalog(n)) names.emplace_back(n);
+  for (const auto& n : data_folder_catalog_names())
+    names.push_back(n);
   return names;
 }
 
@@ -71,8 +62,8 @@ Command add_catalogs_command(CLI::App& app) {
   return {c, [o] {
             const std::string dir = o->pollux_dir.empty() ? default_pollux_dir() : o->pollux_dir;
             if (!o->show.empty()) {
-              if (is_data_catalog(o->show)) {
-                print_class_table(data_catalog(o->show, dir));
+              if (is_data_folder_catalog(o->show)) {
+                print_class_table(data_folder_catalog(o->show, dir));
                 return 0;
               }
               const std::string text = builtin_catalog_text(o->show);
@@ -85,9 +76,8 @@ Command add_catalogs_command(CLI::App& app) {
             }
             for (const auto& n : builtin_catalog_names())
               std::cout << n << ": " << load_catalog(n).description << "\n";
-            for (const char* n : {"pollux", "pollux-goodput"}) {
-              if (is_data_catalog(n)) std::cout << n << ": " << data_catalog(n, dir).description << "\n";
-            }
+            for (const auto& n : data_folder_catalog_names())
+              std::cout << n << ": " << data_folder_catalog(n, dir).description << "\n";
             return 0;
           }};
 }

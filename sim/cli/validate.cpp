@@ -7,24 +7,10 @@
 
 #include "sim/cli/commands.h"
 #include "sim/experiments/config.h"
+#include "traces/trace_format.h"
 
 namespace ringsched::cli {
 namespace {
-
-// What each column of a Pollux workload row does with this catalog (docs/config.md, "Trace columns").
-void print_pollux_columns(const Catalog& cat) {
-  std::string fixed;
-  for (const auto& c : cat.classes) {
-    if (!c.goodput) fixed += (fixed.empty() ? "" : ", ") + c.name;
-  }
-  std::printf(
-      "    columns: name = job name; time = arrival (s); application = class; num_replicas = GPUs asked "
-      "(rigid strategies); batch_size = the job's global batch%s\n",
-      fixed.empty() ? ""
-                    : (" for goodput-model classes; NOT used by " + fixed +
-                       " (their speed model fixes the batch: catalog pollux-goodput models it)")
-                          .c_str());
-}
 
 int run_validate(const std::string& path) {
   const ExperimentConfig cfg = load_experiment(path);
@@ -39,12 +25,13 @@ int run_validate(const std::string& path) {
     if (cfg.workload.trace) {
       const TraceNotes& n = cfg.workload.trace_notes;
       std::printf("  level %s: arrivals from %s trace %s (%zu rows), offered load %.3f\n", l.name.c_str(),
-                  cfg.workload.trace->format.c_str(), cfg.workload.trace->file.c_str(), n.rows, n.offered_load);
+                  cfg.workload.trace->format->name().c_str(), cfg.workload.trace->file.c_str(), n.rows, n.offered_load);
       std::printf(
           "  trace: %zu jobs; %zu rows not used (workload.jobs / --jobs); oversize requests: %s (%zu clamped, "
           "%zu dropped)\n",
           n.jobs, n.truncated, to_string(cfg.workload.trace_spec.oversize).c_str(), n.clamped, n.dropped);
-      if (cfg.workload.trace->format == "pollux") print_pollux_columns(cat);
+      const std::string notes = cfg.workload.trace->format->column_notes(cat);
+      if (!notes.empty()) std::printf("    %s\n", notes.c_str());
     } else {
       std::printf("  level %s: load %.3g, %.4g arrivals/hour\n", l.name.c_str(), l.load, l.rate_per_s * 3600.0);
     }

@@ -10,6 +10,7 @@
 #include "sim/beliefs/belief_sources.h"
 #include "sim/fitting/measurement_tables.h"
 #include "strategies/registry.h"
+#include "traces/trace_format.h"
 #include "workloads/json_reader.h"
 #include "workloads/pollux.h"
 
@@ -39,7 +40,7 @@ std::shared_ptr<const Catalog> load_experiment_catalog(const JsonReader& wl, con
     return std::make_shared<const Catalog>(parse_catalog(cat.value(), wl.file(), cat.path(), base_dir));
   }
   const std::string name = cat.as_string();
-  const bool pollux = (name == "pollux" || name == "pollux-goodput") && builtin_catalog_text(name).empty();
+  const bool pollux = is_data_folder_catalog(name);
   if (!pollux && wl.has("pollux_dir")) {
     wl.at("pollux_dir").fail("only with \"catalog\": \"pollux\" or \"pollux-goodput\"");
   }
@@ -47,8 +48,7 @@ std::shared_ptr<const Catalog> load_experiment_catalog(const JsonReader& wl, con
     if (pollux) {
       const std::string dir =
           wl.has("pollux_dir") ? resolve_path(wl.at("pollux_dir").as_string(), base_dir) : default_pollux_dir();
-      if (name == "pollux-goodput") return std::make_shared<const Catalog>(pollux_goodput_catalog(dir));
-      return std::make_shared<const Catalog>(pollux_catalog(dir, 0.0));
+      return std::make_shared<const Catalog>(data_folder_catalog(name, dir));
     }
     return std::make_shared<const Catalog>(load_catalog(name, base_dir));
   } catch (const InputError& e) {
@@ -95,35 +95,22 @@ std::shared_ptr<const Catalog> apply_class_overrides(const JsonReader& wl, std::
   return std::make_shared<const Catalog>(std::move(copy));
 }
 
-Trace read_trace_file(const JsonReader& tr, const std::string& path, const std::string& format, const std::string& unit,
+// The trace file in its format; keys of other formats fail naming the formats that take them.
+Trace read_trace_file(const JsonReader& tr, const std::string& path, const TraceFormat& format, const std::string& unit,
                       ExperimentConfig& c) {
-  if (format == "pollux") {
-    for (const char* key : {"columns", "submit_format", "class"}) {
-      if (tr.has(key)) tr.at(key).fail("only for format \"generic\"");
+  for (const TraceFormat* other : trace_format_registry()) {
+    for (const std::string& key : other->keys()) {
+      const auto own = format.keys();
+      if (!tr.has(key) || std::find(own.begin(), own.end(), key) != own.end()) continue;
+      std::vector<std::string> owners;
+      for (const TraceFormat* f : trace_format_registry()) {
+        const auto k = f->keys();
+        if (std::find(k.begin(), k.end(), key) != k.end()) owners.push_back("\"" + f->name() + "\"");
+      }
+      tr.at(key).fail("only for format " + join_names(owners));
     }
-    return read_pollux_workload(path);
   }
-  if (format != "generic") tr.at("format").fail("unknown trace format '" + format + "' (valid: pollux, generic)");
-  GenericTraceSpec g;
-  g.time_unit = unit;
-  g.submit_format = tr.string_or("submit_format", "auto");
-  if (g.submit_format != "auto" && g.submit_format != "number" && g.submit_format != "datetime") {
-    tr.at("submit_format").fail("unknown value '" + g.submit_format + "' (valid: auto, number, datetime)");
-  }
-  if (auto cols = tr.maybe("columns")) {
-    cols->expect_object({"submit", "duration", "gpus", "id"});
-    g.id_column = cols->string_or("id", "");
-    g.submit_column = cols->string_or("submit", g.submit_column);
-    g.duration_column = cols->string_or("duration", g.duration_column);
-    g.gpus_column = cols->string_or("gpus", g.gpus_column);
-  }
-  c.workload.trace_spec.class_name = tr.string_or("class", "");
-  const Catalog& cat = *c.workload.catalog;
-  if (!c.workload.trace_spec.class_name.empty() && cat.find(c.workload.trace_spec.class_name) < 0) {
-    tr.at("class").fail("class '" + c.workload.trace_spec.class_name + "' is not in catalog " + cat.name +
-                        " (classes: " + join_names(cat.class_names()) + ")");
-  }
-  return read_generic_trace(path, g);
+  return format.read(path, tr, unit, *c.workload.catalog, c.workload.trace_spec);
 }
 
 // workload.trace.repeat {copies, every}: the trace tiled (repeat_trace); `every` in the trace's time_unit. Generic
@@ -146,12 +133,22 @@ Trace parse_repeat(const JsonReader& rep, const Trace& trace, double unit_s) {
 // workload.trace: reads the trace once (rows are shared by every replicate; only per-job noise depends on the seed)
 // and checks every row against the catalog now, so bad rows fail validation with file:line.
 void parse_trace(const JsonReader& tr, const std::string& base_dir, ExperimentConfig& c) {
-  tr.expect_object({"file", "format", "time_unit", "time_scale", "columns", "submit_format", "class", "max_gpus",
-                    "oversize", "repeat"});
+  std::vector<std::string> keys = {"file", "format", "time_unit", "time_scale", "max_gpus", "oversize", "repeat"};
+  for (const TraceFormat* f : trace_format_registry())
+    for (const std::string& k : f->keys())
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  tr.expect_object(keys);
   const auto file = tr.at("file");
   const std::string path = resolve_path(file.as_string(), base_dir);
   c.workload.trace_file = file.as_string();
-  const std::string format = tr.string_or("format", "pollux");
+  const TraceFormat* format = &pollux_trace_format();
+  if (auto f = tr.maybe("format")) {
+    try {
+      format = &find_trace_format(f->as_string(), f->where());
+    } catch (const InputError& e) {
+      f->fail(std::string(e.what()).substr(f->where().size() + 2));
+    }
+  }
   const std::string unit = tr.string_or("time_unit", "s");
   double unit_s = 1.0;
   try {
@@ -171,14 +168,15 @@ void parse_trace(const JsonReader& tr, const std::string& base_dir, ExperimentCo
   }
   Trace trace;
   try {
-    trace = read_trace_file(tr, path, format, unit, c);
+    trace = read_trace_file(tr, path, *format, unit, c);
   } catch (const InputError& e) {
     const std::string msg = e.what();
     if (msg.rfind(c.origin + ": ", 0) == 0) throw;  // already names the config
     throw InputError(file.where() + ": " + msg);
   }
-  if (format == "pollux") spec.time_scale *= unit_s;  // Pollux files give seconds; time_unit reinterprets them
-  if (auto rep = tr.maybe("repeat")) trace = parse_repeat(*rep, trace, format == "pollux" ? 1.0 : unit_s);
+  // A format that keeps the file's numbers (Pollux files give seconds) has them reinterpreted by time_unit here.
+  if (!format->reads_seconds()) spec.time_scale *= unit_s;
+  if (auto rep = tr.maybe("repeat")) trace = parse_repeat(*rep, trace, format->reads_seconds() ? unit_s : 1.0);
   c.workload.jobs = static_cast<int>(trace.jobs.size());
   c.workload.trace = std::make_shared<const Trace>(std::move(trace));
 }

@@ -15,7 +15,7 @@
 #include "sim/beliefs/history_training.h"
 #include "sim/cluster/cluster_config.h"
 #include "sim/engine/engine.h"
-#include "traces/trace.h"
+#include "traces/trace_workload.h"
 
 namespace ringsched {
 

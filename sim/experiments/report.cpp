@@ -9,6 +9,7 @@
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
 #include "sim/experiments/builtin_configs.h"
+#include "traces/trace_format.h"
 
 namespace ringsched {
 
@@ -63,7 +64,7 @@ std::string trace_notes_text(const ExperimentConfig& c) {
 nlohmann::json trace_notes_json(const ExperimentConfig& c) {
   const TraceNotes& n = c.workload.trace_notes;
   return {{"file", c.workload.trace_file},
-          {"format", c.workload.trace->format},
+          {"format", c.workload.trace->format->name()},
           {"rows", n.rows},
           {"jobs", n.jobs},
           {"truncated_rows", n.truncated},

@@ -1,4 +1,4 @@
-// sim/fitting/multi_node_model.cpp — the `multi-node` model, its NNLS fit and its table form.
+// sim/fitting/multi_node_model.cpp — the `multi-node` model's NNLS fit and its table form.
 #include "sim/fitting/multi_node_model.h"
 
 #include <array>
@@ -7,24 +7,6 @@
 
 namespace ringsched {
 
-namespace {
-
-// The seven columns of the model at one point (coefficient order of MultiNodeCoeffs).
-std::array<double, 7> columns(int w, int nodes, double m, double n) {
-  const double wd = w;
-  const double lat = wd - 1.0;
-  const double bw = 2.0 * (wd - 1.0) / wd * n;
-  if (nodes > 1) return {m / wd, 1.0, 0.0, 0.0, lat, bw, static_cast<double>(nodes)};
-  return {m / wd, 1.0, lat, bw, 0.0, 0.0, 0.0};
-}
-
-}  // namespace
-
-double multi_node_step_time(const MultiNodeCoeffs& c, int w, int nodes, double m, double n) {
-  const auto x = columns(w, nodes, m, n);
-  return c.t0 * x[0] + c.t3 * x[1] + c.a_in * x[2] + c.b_in * x[3] + c.a_x * x[4] + c.b_x * x[5] + c.g_x * x[6];
-}
-
 MultiNodeCoeffs fit_multi_node(const std::vector<models::SpeedPoint>& points, double n,
                                std::vector<std::string>* fixed) {
   const auto rows = static_cast<Eigen::Index>(points.size());
@@ -32,7 +14,7 @@ MultiNodeCoeffs fit_multi_node(const std::vector<models::SpeedPoint>& points, do
   Eigen::VectorXd b = Eigen::VectorXd::Ones(rows);
   for (Eigen::Index i = 0; i < rows; ++i) {
     const auto& p = points[static_cast<std::size_t>(i)];
-    const auto x = columns(p.w, p.nodes, p.global_batch, n);
+    const auto x = multi_node_columns(p.w, p.nodes, p.global_batch, n);
     for (Eigen::Index j = 0; j < 7; ++j)
       a(i, j) = x[static_cast<std::size_t>(j)] / p.step_seconds;
   }
@@ -49,10 +31,6 @@ MultiNodeCoeffs fit_multi_node(const std::vector<models::SpeedPoint>& points, do
 bool multi_node_profiles(int w, int nodes, int gpus_per_node) {
   if (nodes == 1) return w <= gpus_per_node && (w & (w - 1)) == 0;
   return (nodes == 2 && (w == 2 || w == 2 * gpus_per_node)) || (nodes == 4 && w == 4 * gpus_per_node);
-}
-
-double MultiNodeStepTime::step_seconds(int w, int nodes, double global_batch) const {
-  return multi_node_step_time(c_, w, nodes, global_batch, n_);
 }
 
 nlohmann::json multi_node_table_json(const MultiNodeCoeffs& c, double model_size, int max_gpus) {

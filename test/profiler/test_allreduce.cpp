@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "mpi_test_util.h"
-#include "profiler/backend.h"
+#include "profiler/backend_registry.h"
 #include "profiler/profile_run.h"
 #include "workloads/measurement.h"
 

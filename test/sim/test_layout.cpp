@@ -4,8 +4,10 @@
 // (or from a sibling room). Read from the source tree.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <regex>
 #include <string>
@@ -69,6 +71,61 @@ std::vector<Violation> layout_violations(const fs::path& root) {
   return out;
 }
 
+// Concept-level include cycles: a concept is a header and its source (path without extension); an edge a -> b when
+// a.h or a.cpp includes b.h. Returns one cycle per strongly connected component of more than one concept, as
+// "a -> b -> a".
+std::vector<std::string> include_cycles(const fs::path& root) {
+  std::map<std::string, std::vector<std::string>> edges;
+  const std::regex include_re(R"re(^\s*#\s*include\s+"([^"]+)")re");
+  for (const auto& [room, rank] : room_ranks()) {
+    (void)rank;
+    const fs::path dir = root / room;
+    if (!fs::is_directory(dir)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+      const auto ext = entry.path().extension().string();
+      if (ext != ".h" && ext != ".cpp" && ext != ".cu") continue;
+      const std::string rel = fs::relative(entry.path(), root).generic_string();
+      const std::string from = rel.substr(0, rel.size() - ext.size());
+      auto& out = edges[from];
+      std::ifstream in(entry.path());
+      std::string line;
+      std::smatch m;
+      while (std::getline(in, line)) {
+        if (!std::regex_search(line, m, include_re)) continue;
+        std::string to = m[1].str();
+        to = to.substr(0, to.rfind('.'));
+        if (to != from && !room_of(m[1].str()).empty()) out.push_back(to);
+      }
+    }
+  }
+  // Depth-first search; a back edge closes a cycle, reported along the stack.
+  std::map<std::string, int> state;  // 0 new, 1 on the stack, 2 done
+  std::vector<std::string> stack;
+  std::vector<std::string> cycles;
+  std::function<void(const std::string&)> visit = [&](const std::string& v) {
+    state[v] = 1;
+    stack.push_back(v);
+    for (const auto& w : edges[v]) {
+      if (state[w] == 1) {
+        std::string c;
+        for (auto it = std::find(stack.begin(), stack.end(), w); it != stack.end(); ++it)
+          c += *it + " -> ";
+        cycles.push_back(c + w);
+      } else if (state[w] == 0 && edges.count(w) != 0) {
+        visit(w);
+      }
+    }
+    stack.pop_back();
+    state[v] = 2;
+  };
+  std::vector<std::string> nodes;
+  for (const auto& [v, out] : edges)
+    nodes.push_back(v);
+  for (const auto& v : nodes)
+    if (state[v] == 0) visit(v);
+  return cycles;
+}
+
 }  // namespace
 
 TEST_CASE("sim::Layout: no room includes a header of a room above it or of a sibling room", "[sim][layout]") {
@@ -103,4 +160,28 @@ TEST_CASE("sim::Layout: an include pointing up or sideways is reported", "[sim][
   REQUIRE(v.size() == 2);
   CHECK(((v[0].file == "sim/cluster/b.h" && v[1].file == "sim/engine/a.cpp") ||
          (v[1].file == "sim/cluster/b.h" && v[0].file == "sim/engine/a.cpp")));
+}
+
+TEST_CASE("sim::Layout: no two concepts (header + source) include each other, directly or around a loop",
+          "[sim][layout]") {
+  const fs::path root = fs::path(RINGSCHED_TEST_DIR).parent_path();
+  std::string report;
+  for (const auto& c : include_cycles(root))
+    report += c + "\n";
+  INFO(report);
+  CHECK(report.empty());
+}
+
+TEST_CASE("sim::Layout: an include loop through a source file is reported", "[sim][layout]") {
+  const fs::path root = fs::temp_directory_path() / ("ringsched-cycle-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "workloads");
+  std::ofstream(root / "workloads" / "a.h") << "#include \"workloads/b.h\"\n";
+  std::ofstream(root / "workloads" / "b.h") << "#include <vector>\n";
+  std::ofstream(root / "workloads" / "b.cpp") << "#include \"workloads/b.h\"\n#include \"workloads/c.h\"\n";
+  std::ofstream(root / "workloads" / "c.h") << "#include \"workloads/a.h\"\n";
+  const auto cycles = include_cycles(root);
+  fs::remove_all(root);
+  REQUIRE(cycles.size() == 1);
+  CHECK(cycles[0] == "workloads/a -> workloads/b -> workloads/c -> workloads/a");
 }

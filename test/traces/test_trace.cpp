@@ -9,7 +9,9 @@
 #include <memory>
 #include <string>
 
-#include "traces/trace.h"
+#include "traces/generic_trace.h"
+#include "traces/pollux_trace.h"
+#include "traces/trace_workload.h"
 #include "workloads/pollux.h"
 
 using namespace ringsched;
@@ -144,4 +146,48 @@ TEST_CASE("workloads::Trace: with goodput classes batch_size sets each job's bat
   CHECK_THROWS_WITH(workload_from_trace(read_pollux_workload(app), cat, TraceWorkloadSpec{}, 1),
                     Catch::Contains("app.csv:2: unknown application 'gpt5'"));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("traces::TraceFormat: the registry names each format once, in order, and finds them by name", "[trace]") {
+  const auto names = trace_format_names();
+  REQUIRE(names == std::vector<std::string>{"pollux", "generic"});
+  for (const TraceFormat* f : trace_format_registry()) {
+    CHECK(&find_trace_format(f->name(), "here") == f);
+    CHECK_FALSE(f->description().empty());
+  }
+  CHECK_THROWS_WITH(find_trace_format("slurm", "cfg.json: workload.trace.format"),
+                    "cfg.json: workload.trace.format: unknown trace format 'slurm' (valid: pollux, generic)");
+  // What read_* record is the format object itself, so nothing outside the registry compares names.
+  CHECK(read_pollux_workload(kDir + "workload-small.csv").format == &pollux_trace_format());
+  CHECK(read_generic_trace(kDir + "generic-small.csv",
+                           GenericTraceSpec{"submitted", "run_minutes", "gpus", "min", "auto", ""})
+            .format == &generic_trace_format());
+  CHECK(pollux_trace_format().keys().empty());
+  CHECK(generic_trace_format().keys() == std::vector<std::string>{"columns", "submit_format", "class"});
+}
+
+TEST_CASE("traces::TraceFormat: a row's class, work and offered GPU-seconds per format", "[trace]") {
+  auto cat = std::make_shared<const Catalog>(pollux_catalog(default_pollux_dir(), 0.0));
+  TraceJob row;
+  row.application = "imagenet";
+  row.gpus = 4;
+  row.duration_s = 100.0;
+  const int imagenet = cat->find("imagenet");
+  CHECK(pollux_trace_format().row_class(row, *cat, 0, "f:2: ") == imagenet);
+  CHECK(generic_trace_format().row_class(row, *cat, 2, "f:2: ") == 2);  // the configured class, whatever the row says
+  row.application = "resnet";
+  CHECK_THROWS_WITH(pollux_trace_format().row_class(row, *cat, 0, "f:2: "),
+                    Catch::StartsWith("f:2: unknown application 'resnet' (known: "));
+  const JobClass& c = cat->classes[static_cast<std::size_t>(imagenet)];
+  JobTruth j;
+  pollux_trace_format().fill_job(row, c, 4, 8, 0.0, j);
+  CHECK(j.work_samples == c.work_samples);  // work_sigma 0: the class's work
+  generic_trace_format().fill_job(row, c, 4, 8, 0.0, j);
+  CHECK(j.work_samples == Approx(100.0 * class_throughput(c, 4, 1)).epsilon(1e-12));
+  CHECK(generic_trace_format().offered_gpu_seconds(row, c, 4, 8) == 400.0);
+  const int w8 = std::min(8, c.max_gpus);
+  CHECK(pollux_trace_format().offered_gpu_seconds(row, c, 4, 8) ==
+        Approx(c.work_samples / class_throughput(c, w8, 1) * w8).epsilon(1e-12));
+  CHECK(generic_trace_format().column_notes(*cat).empty());
+  CHECK_THAT(pollux_trace_format().column_notes(*cat), Catch::StartsWith("columns: name = job name"));
 }

@@ -12,7 +12,9 @@
 #include <string>
 
 #include "test/input_error_of.h"
-#include "traces/trace.h"
+#include "traces/generic_trace.h"
+#include "traces/pollux_trace.h"
+#include "traces/trace_workload.h"
 #include "workloads/catalog.h"
 #include "workloads/input_file.h"
 #include "workloads/json_reader.h"

@@ -1,5 +1,5 @@
-// profiler/backend.cpp — backend registry by name.
-#include "profiler/backend.h"
+// profiler/backend_registry.cpp — backend registry by name.
+#include "profiler/backend_registry.h"
 
 #include "models/input_error.h"
 #include "profiler/cpu_backend.h"

@@ -1,0 +1,151 @@
+// traces/generic_trace.cpp — the "generic" trace format: its reader (column mapping, datetimes, units) and what a
+// row means (a duration on the GPUs it asked for, in the configured class).
+#include "traces/generic_trace.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "workloads/csv.h"
+
+namespace ringsched {
+namespace {
+
+constexpr double kMaxTraceSeconds = 1e12;  // times and durations; the engine's horizon
+
+// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+long long days_from_civil(long long y, unsigned m, unsigned d) {
+  y -= m <= 2 ? 1 : 0;
+  const long long era = (y >= 0 ? y : y - 399) / 400;
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<long long>(doe) - 719468;
+}
+
+// "YYYY-MM-DD HH:MM:SS" (or with 'T') -> seconds since the epoch, UTC. Returns false if malformed.
+bool parse_datetime(const std::string& s, double& out) {
+  int y = 0;
+  unsigned mo = 0;
+  unsigned d = 0;
+  unsigned h = 0;
+  unsigned mi = 0;
+  unsigned se = 0;
+  char sep = 0;
+  char tail = 0;
+  if (std::sscanf(s.c_str(), "%4d-%2u-%2u%c%2u:%2u:%2u%c", &y, &mo, &d, &sep, &h, &mi, &se, &tail) != 7) return false;
+  if ((sep != ' ' && sep != 'T') || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return false;
+  out = static_cast<double>(days_from_civil(y, mo, d)) * 86400.0 + h * 3600.0 + mi * 60.0 + se;
+  return true;
+}
+
+class GenericTraceFormat final : public TraceFormat {
+ public:
+  [[nodiscard]] std::string name() const override { return "generic"; }
+  [[nodiscard]] std::string description() const override {
+    return "submit time, duration and GPUs per row (column names, units and the class configurable)";
+  }
+  [[nodiscard]] std::vector<std::string> keys() const override { return {"columns", "submit_format", "class"}; }
+  [[nodiscard]] bool reads_seconds() const override { return true; }
+
+  [[nodiscard]] Trace read(const std::string& path, const JsonReader& tr, const std::string& time_unit,
+                           const Catalog& cat, TraceWorkloadSpec& spec) const override {
+    GenericTraceSpec g;
+    g.time_unit = time_unit;
+    g.submit_format = tr.string_or("submit_format", "auto");
+    if (g.submit_format != "auto" && g.submit_format != "number" && g.submit_format != "datetime") {
+      tr.at("submit_format").fail("unknown value '" + g.submit_format + "' (valid: auto, number, datetime)");
+    }
+    if (auto cols = tr.maybe("columns")) {
+      cols->expect_object({"submit", "duration", "gpus", "id"});
+      g.id_column = cols->string_or("id", "");
+      g.submit_column = cols->string_or("submit", g.submit_column);
+      g.duration_column = cols->string_or("duration", g.duration_column);
+      g.gpus_column = cols->string_or("gpus", g.gpus_column);
+    }
+    spec.class_name = tr.string_or("class", "");
+    if (!spec.class_name.empty() && cat.find(spec.class_name) < 0) {
+      tr.at("class").fail("class '" + spec.class_name + "' is not in catalog " + cat.name +
+                          " (classes: " + join_names(cat.class_names()) + ")");
+    }
+    return read_generic_trace(path, g);
+  }
+
+  [[nodiscard]] int row_class(const TraceJob& /*row*/, const Catalog& /*catalog*/, int default_class,
+                              const std::string& /*at*/) const override {
+    return default_class;
+  }
+
+  // The work the job did in the trace, at the size it asked for (also when it runs clamped).
+  void fill_job(const TraceJob& row, const JobClass& c, int asked, int gpus_per_node, double /*z_work*/,
+                JobTruth& job) const override {
+    const int gpn = std::max(1, gpus_per_node);
+    job.work_samples = std::max(1.0, row.duration_s) * class_throughput(c, asked, packed_nodes(asked, gpn));
+  }
+
+  // Duration x GPUs as recorded.
+  [[nodiscard]] double offered_gpu_seconds(const TraceJob& row, const JobClass& /*cls*/, int asked,
+                                           int /*gpus_per_node*/) const override {
+    return std::max(1.0, row.duration_s) * asked;
+  }
+};
+
+}  // namespace
+
+Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec) {
+  const double unit = time_unit_seconds(spec.time_unit, path + ": time_unit");
+  if (spec.submit_format != "auto" && spec.submit_format != "number" && spec.submit_format != "datetime") {
+    throw InputError(path + ": unknown submit format '" + spec.submit_format + "' (valid: auto, number, datetime)");
+  }
+  const CsvTable t = read_csv_file(path);
+  if (t.rows.empty()) throw InputError(path + ":2: empty trace (no jobs)");
+  const int c_sub = t.require_column(spec.submit_column);
+  const int c_dur = t.require_column(spec.duration_column);
+  const int c_gpus = t.require_column(spec.gpus_column);
+  const int c_id = spec.id_column.empty() ? -1 : t.require_column(spec.id_column);
+  Trace tr;
+  tr.file = path;
+  tr.format = &generic_trace_format();
+  for (const CsvRow& row : t.rows) {
+    TraceJob j;
+    j.line = row.line;
+    j.name = "line-" + std::to_string(row.line);
+    if (c_id >= 0) {
+      j.name = t.text(row, c_id);
+      if (j.name.empty()) t.fail(row, "column '" + spec.id_column + "': empty job id");
+    }
+    const std::string& sub = t.text(row, c_sub);
+    double dt = 0.0;
+    const bool try_date = spec.submit_format != "number";
+    if (try_date && parse_datetime(sub, dt)) {
+      j.submit_s = dt;
+    } else if (spec.submit_format == "datetime") {
+      t.fail(row, "column '" + spec.submit_column + "': expected YYYY-MM-DD HH:MM:SS, got '" + sub + "'");
+    } else {
+      j.submit_s = t.non_negative(row, c_sub) * unit;
+    }
+    j.duration_s = t.non_negative(row, c_dur) * unit;
+    if (!(j.submit_s <= kMaxTraceSeconds)) {
+      t.fail(row, "column '" + spec.submit_column + "': " + t.text(row, c_sub) + " " + spec.time_unit +
+                      " is beyond 1e12 s (about 31,700 years)");
+    }
+    if (!(j.duration_s <= kMaxTraceSeconds)) {
+      t.fail(row, "column '" + spec.duration_column + "': " + t.text(row, c_dur) + " " + spec.time_unit +
+                      " is beyond 1e12 s (about 31,700 years)");
+    }
+    j.gpus = t.integer_in(row, c_gpus, 1, 1 << 20);
+    tr.jobs.push_back(j);
+  }
+  std::stable_sort(tr.jobs.begin(), tr.jobs.end(),
+                   [](const TraceJob& a, const TraceJob& b) { return a.submit_s < b.submit_s; });
+  const double t0 = tr.jobs.front().submit_s;
+  for (auto& j : tr.jobs)
+    j.submit_s -= t0;
+  return tr;
+}
+
+const TraceFormat& generic_trace_format() {
+  static const GenericTraceFormat format;
+  return format;
+}
+
+}  // namespace ringsched
