@@ -10,8 +10,6 @@
 namespace ringsched {
 namespace {
 
-constexpr double kMaxTraceSeconds = 1e12;  // times and durations; the engine's horizon
-
 // Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
 long long days_from_civil(long long y, unsigned m, unsigned d) {
   y -= m <= 2 ? 1 : 0;

@@ -10,9 +10,6 @@
 
 namespace ringsched {
 namespace {
-
-constexpr double kMaxTraceSeconds = 1e12;  // times; the engine's horizon
-
 class PolluxTraceFormat final : public TraceFormat {
  public:
   [[nodiscard]] std::string name() const override { return "pollux"; }

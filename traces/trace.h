@@ -29,6 +29,9 @@ struct Trace {
   std::vector<TraceJob> jobs;           // by submit time (stable for ties)
 };
 
+// The latest submit time or longest duration a trace row may give: the engine's horizon (about 31,700 years).
+inline constexpr double kMaxTraceSeconds = 1e12;
+
 // Seconds per unit; throws InputError naming `where` for an unknown unit.
 double time_unit_seconds(const std::string& unit, const std::string& where);
 
