@@ -38,8 +38,8 @@ struct Instance {
     for (int j = 0; j < jobs; ++j) {
       auto& p = pubs[static_cast<std::size_t>(j)];
       p.id = j;
-      p.min_gpus = 1;
-      p.max_gpus = gpus;
+      p.cls.min_gpus = 1;
+      p.cls.max_gpus = gpus;
       const double k = 1.0 + 0.1 * (j % 7);
       beliefs.push_back(std::make_unique<Eq5Belief>(0.0026 * k, 0.002 * k, 0.15 / k, 1e6 * (1 + j % 11)));
     }

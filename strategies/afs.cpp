@@ -36,14 +36,14 @@ class Afs final : public Strategy {
     auto tput = [&](std::size_t i, int g) {
       return g <= 0 ? 0.0 : s.jobs[i].belief->throughput(g, (g + s.gpus_per_node - 1) / s.gpus_per_node);
     };
-    auto step = [&](std::size_t i) { return w[i] == 0 ? std::max(1, s.jobs[i].pub->min_gpus) : 1; };
+    auto step = [&](std::size_t i) { return w[i] == 0 ? std::max(1, s.jobs[i].pub->cls.min_gpus) : 1; };
     int free = s.total_gpus;
     while (free > 0) {
       std::size_t win = n;
       double win_gain = 0.0;  // the winner's gain relative to its current throughput (inf when waiting)
       for (std::size_t i : order) {
         const int st = step(i);
-        if (st > free || w[i] + st > s.jobs[i].pub->max_gpus) continue;
+        if (st > free || w[i] + st > s.jobs[i].pub->cls.max_gpus) continue;
         const double now_t = tput(i, w[i]);
         const double next_t = tput(i, w[i] + st);
         if (!(next_t > now_t)) continue;

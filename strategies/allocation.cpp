@@ -43,7 +43,7 @@ std::vector<int> grow(std::span<const JobView* const> jobs, int budget, int gpus
                       std::span<const SpeedChain* const> chains) {
   std::vector<int> w(jobs.size(), 0);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    const int need = std::max(1, jobs[i]->pub->min_gpus);
+    const int need = std::max(1, jobs[i]->pub->cls.min_gpus);
     if (need <= budget) {
       w[i] = need;
       budget -= need;
@@ -53,7 +53,7 @@ std::vector<int> grow(std::span<const JobView* const> jobs, int budget, int gpus
   auto gain_of = [&](std::size_t i, double& gain) -> bool {
     const JobView& j = *jobs[i];
     const int cur = w[i];
-    const int nxt = std::min(next_w(cur), j.pub->max_gpus);
+    const int nxt = std::min(next_w(cur), j.pub->cls.max_gpus);
     if (cur <= 0 || nxt <= cur) return false;
     const SpeedChain* chain = chains.empty() ? nullptr : chains[i];
     gain = (chained_time(j, cur, gpus_per_node, chain) - chained_time(j, nxt, gpus_per_node, chain)) /
@@ -73,7 +73,7 @@ std::vector<int> grow(std::span<const JobView* const> jobs, int budget, int gpus
     heap.pop();
     const JobView& j = *jobs[top.idx];
     const int cur = w[top.idx];
-    const int nxt = std::min(next_w(cur), j.pub->max_gpus);
+    const int nxt = std::min(next_w(cur), j.pub->cls.max_gpus);
     if (nxt - cur > budget) continue;  // the budget only shrinks: this job cannot grow any more
     w[top.idx] = nxt;
     budget -= nxt - cur;

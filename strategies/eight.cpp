@@ -15,13 +15,13 @@ class Eight final : public Strategy {
   Decision decide(const Snapshot& s) override {
     // Strict FCFS (the head of the queue blocks the rest) unless backfill.
     return fcfs_fill(
-        s, [this](const JobPublic& p) { return std::max(p.min_gpus, std::min(gpus_, p.max_gpus)); }, backfill_);
+        s, [this](const JobPublic& p) { return std::max(p.cls.min_gpus, std::min(gpus_, p.cls.max_gpus)); }, backfill_);
   }
 
   [[nodiscard]] bool incremental() const override { return true; }
   Decision decide_changes(const Snapshot& s) override {
     return queues_.decide(
-        s, [this](const JobPublic& p) { return std::max(p.min_gpus, std::min(gpus_, p.max_gpus)); }, backfill_);
+        s, [this](const JobPublic& p) { return std::max(p.cls.min_gpus, std::min(gpus_, p.cls.max_gpus)); }, backfill_);
   }
 
  private:

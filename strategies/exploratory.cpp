@@ -19,9 +19,9 @@ class ExploredBelief final : public Belief {
   ExploredBelief(models::Eq5Coeffs c, const JobPublic& pub) : c_(c), pub_(pub) {}
   void set_work_source(const Belief* b) { work_ = b; }
   [[nodiscard]] double throughput(int w, int /*nodes*/) const override {
-    const double m =
-        pub_.batch_mode == BatchMode::kFixedGlobal ? pub_.batch_size : pub_.batch_size * static_cast<double>(w);
-    const double t = models::eq5_step_time(c_, static_cast<double>(w), m, pub_.model_size_mparams);
+    const double m = pub_.cls.batch_mode == BatchMode::kFixedGlobal ? pub_.cls.batch_size
+                                                                    : pub_.cls.batch_size * static_cast<double>(w);
+    const double t = models::eq5_step_time(c_, static_cast<double>(w), m, pub_.cls.model_size_mparams);
     return t > 0.0 ? m / t : 0.0;
   }
   [[nodiscard]] double total_work() const override { return work_ ? work_->total_work() : 1.0; }
@@ -58,15 +58,16 @@ class Exploratory final : public Strategy {
         const int w = j.gpus;
         const double thr = s.probe->measure_throughput(j.pub->id, sigma_);
         if (w > 0 && thr > 0.0) {
-          const double m = j.pub->batch_mode == BatchMode::kFixedGlobal ? j.pub->batch_size
-                                                                        : j.pub->batch_size * static_cast<double>(w);
+          const double m = j.pub->cls.batch_mode == BatchMode::kFixedGlobal
+                               ? j.pub->cls.batch_size
+                               : j.pub->cls.batch_size * static_cast<double>(w);
           st.points.push_back({w, packed_nodes(w, s.gpus_per_node), m, m / thr});
         }
         ++st.phase;
         st.phase_end = s.now + phase_s_;
         if (st.phase == n) {
           models::Eq5Coeffs c;
-          if (!st.points.empty()) c = models::fit_eq5(st.points, j.pub->model_size_mparams).coeffs;
+          if (!st.points.empty()) c = models::fit_eq5(st.points, j.pub->cls.model_size_mparams).coeffs;
           st.fitted = std::make_unique<ExploredBelief>(c, *j.pub);
         }
       }
@@ -121,11 +122,11 @@ class Exploratory final : public Strategy {
 
  private:
   int phase_width(const JobPublic& p, int phase) const {
-    return std::clamp(widths_[static_cast<std::size_t>(phase)], p.min_gpus, p.max_gpus);
+    return std::clamp(widths_[static_cast<std::size_t>(phase)], p.cls.min_gpus, p.cls.max_gpus);
   }
   int reservation(const JobPublic& p) const {
     const int widest = *std::max_element(widths_.begin(), widths_.end());
-    return std::clamp(widest, p.min_gpus, p.max_gpus);
+    return std::clamp(widest, p.cls.min_gpus, p.cls.max_gpus);
   }
 
   std::vector<int> widths_;

@@ -22,12 +22,12 @@ IncrementalGreedy::EndPoint IncrementalGreedy::end_point(const JobView& j, int g
   if (!(work <= 1e100)) return e;
   auto speed = [&](int w) { return j.belief->throughput(w, packed_nodes(w, gpus_per_node)); };
   auto normal = [](double f) { return f >= 1e-100 && f <= 1e100; };
-  int cur = std::max(1, j.pub->min_gpus);
+  int cur = std::max(1, j.pub->cls.min_gpus);
   double f_cur = speed(cur);
   chain.speeds.emplace_back(cur, f_cur);
   if (!normal(f_cur)) return e;
   while (true) {
-    const int nxt = std::min(step_ == GrowStep::kDouble ? 2 * cur : cur + 1, j.pub->max_gpus);
+    const int nxt = std::min(step_ == GrowStep::kDouble ? 2 * cur : cur + 1, j.pub->cls.max_gpus);
     if (nxt <= cur) break;
     const double f_nxt = speed(nxt);
     chain.speeds.emplace_back(nxt, f_nxt);
@@ -97,14 +97,14 @@ void IncrementalGreedy::forget(int id) {
 
 void IncrementalGreedy::admit(const JobView& v, int gpus_per_node) {
   const int id = v.pub->id;
-  queue_.add(id, std::max(1, v.pub->min_gpus));
+  queue_.add(id, std::max(1, v.pub->cls.min_gpus));
   if (ends_.size() <= static_cast<std::size_t>(id)) ends_.resize(static_cast<std::size_t>(id) + 1);
   if (held_.size() <= static_cast<std::size_t>(id)) held_.resize(static_cast<std::size_t>(id) + 1, 0);
   if (chains_.size() <= static_cast<std::size_t>(id)) chains_.resize(static_cast<std::size_t>(id) + 1);
   SpeedChain& chain = chains_[static_cast<std::size_t>(id)];
   EndPoint e = end_point(v, gpus_per_node, chain);
   if (e.fragile) chain = SpeedChain{};  // a belief that changes: ask it each time
-  e.need = std::max(1, v.pub->min_gpus);
+  e.need = std::max(1, v.pub->cls.min_gpus);
   ends_[static_cast<std::size_t>(id)] = e;
   if (e.fragile) ++fragile_;
   if (e.need > 1) ++needing_more_;
@@ -194,7 +194,7 @@ void IncrementalGreedy::lazy(Decision& d, const Snapshot& s) {
     return believed_time(v, w, s.gpus_per_node);
   };
   auto gain_at = [&](const JobView& v, int cur, double& t_cur) {
-    const int nxt = next_count(cur, v.pub->max_gpus);
+    const int nxt = next_count(cur, v.pub->cls.max_gpus);
     t_cur = time_at(v, cur);
     return (t_cur - time_at(v, nxt)) / static_cast<double>(nxt - cur);
   };
@@ -228,12 +228,12 @@ void IncrementalGreedy::lazy(Decision& d, const Snapshot& s) {
     const JobView& v = s.views->view(top.id);
     int& w = count_[static_cast<std::size_t>(top.id)];
     const int cur = w > 0 ? w : ends_[static_cast<std::size_t>(top.id)].need;
-    const int nxt = next_count(cur, v.pub->max_gpus);
+    const int nxt = next_count(cur, v.pub->cls.max_gpus);
     if (nxt - cur > budget) continue;  // the budget only shrinks: this job cannot grow any more
     if (w == 0) grown.push_back(top.id);
     w = nxt;
     budget -= nxt - cur;
-    if (next_count(nxt, v.pub->max_gpus) > nxt) {
+    if (next_count(nxt, v.pub->cls.max_gpus) > nxt) {
       double t_cur = 0.0;
       const double g = gain_at(v, nxt, t_cur);
       if (g > 0.0) exact.push({g, top.id});

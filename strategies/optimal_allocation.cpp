@@ -72,7 +72,7 @@ std::vector<int> optimal_counts(const std::vector<OptimalJob>& jobs, int budget)
 std::vector<bool> served_jobs(const Snapshot& s, const std::vector<int>& candidates, int budget) {
   std::vector<bool> served(candidates.size(), false);
   for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const int need = std::max(1, s.jobs[static_cast<std::size_t>(candidates[i])].pub->min_gpus);
+    const int need = std::max(1, s.jobs[static_cast<std::size_t>(candidates[i])].pub->cls.min_gpus);
     if (need <= budget) {
       served[i] = true;
       budget -= need;
@@ -91,8 +91,8 @@ std::vector<int> optimal_allocation(const Snapshot& s, const std::vector<int>& c
     if (!served[i]) continue;
     const JobView& j = s.jobs[static_cast<std::size_t>(candidates[i])];
     OptimalJob o;
-    o.min_gpus = std::max(1, j.pub->min_gpus);
-    const int hi = std::max(o.min_gpus, std::min(j.pub->max_gpus, budget));
+    o.min_gpus = std::max(1, j.pub->cls.min_gpus);
+    const int hi = std::max(o.min_gpus, std::min(j.pub->cls.max_gpus, budget));
     o.cost.reserve(static_cast<std::size_t>(hi - o.min_gpus + 1));
     std::size_t best = 0;  // the smallest count with the least cost
     for (int w = o.min_gpus; w <= hi; ++w) {

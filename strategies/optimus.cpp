@@ -30,9 +30,9 @@ class Optimus final : public Strategy {
       std::vector<JobView> views(s.jobs.begin(), s.jobs.end());
       for (std::size_t i = 0; i < views.size(); ++i) {
         pubs[i] = *views[i].pub;
-        const auto it = class_max_.find(pubs[i].class_name);
+        const auto it = class_max_.find(pubs[i].cls.name);
         if (it != class_max_.end())
-          pubs[i].max_gpus = std::max(pubs[i].min_gpus, std::min(pubs[i].max_gpus, it->second));
+          pubs[i].cls.max_gpus = std::max(pubs[i].cls.min_gpus, std::min(pubs[i].cls.max_gpus, it->second));
         views[i].pub = &pubs[i];
       }
       Snapshot capped = s;

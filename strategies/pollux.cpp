@@ -125,7 +125,7 @@ class Pollux final : public Strategy {
     PolluxJobInput j;
     j.base = std::move(base);
     const models::GoodputReport* rep = v.belief != nullptr ? v.belief->goodput_report() : nullptr;
-    int most = v.pub->max_gpus;
+    int most = v.pub->cls.max_gpus;
     if (rep != nullptr && rep->fitted) {
       most = std::min(most, std::max(2 * rep->max_profiled_replicas, 1));
       most = std::min(most, static_cast<int>(rep->max_batch / rep->min_local_bsz));
@@ -133,11 +133,11 @@ class Pollux final : public Strategy {
       most = std::min(most, std::max(2 * rep->max_profiled_replicas, 1));
     }
     most = std::min(most, 64);
-    const auto cap = class_max_.find(v.pub->class_name);
+    const auto cap = class_max_.find(v.pub->cls.name);
     if (cap != class_max_.end()) most = std::min(most, cap->second);
     // The class's minimum wins over the caps above (a job that may not grow to its minimum could never run).
-    j.min_replicas = std::max(1, v.pub->min_gpus);
-    j.max_replicas = std::max(std::min(most, v.pub->max_gpus), j.min_replicas);
+    j.min_replicas = std::max(1, v.pub->cls.min_gpus);
+    j.max_replicas = std::max(std::min(most, v.pub->cls.max_gpus), j.min_replicas);
     const double age = s.now - v.pub->arrival;
     j.restart_factor = std::max(age - v.restarts * restart_penalty_s_, 0.0) / (age + restart_penalty_s_);
     const double f = static_cast<double>(fair_replicas);

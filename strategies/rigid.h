@@ -16,7 +16,7 @@ namespace ringsched {
 // A rigid job's size: its trace request if it has one, else `fallback`, clamped to [min_gpus, max_gpus].
 inline int rigid_size(const JobPublic& p, int fallback) {
   const int want = p.requested_gpus > 0 ? p.requested_gpus : fallback;
-  return std::max(p.min_gpus, std::min(want, p.max_gpus));
+  return std::max(p.cls.min_gpus, std::min(want, p.cls.max_gpus));
 }
 
 // Gives each job in `order` (indices into s.jobs) its rigid size while it fits; a job that does not fit is

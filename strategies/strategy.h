@@ -60,18 +60,11 @@ class Belief {
 struct JobPublic {
   int id = 0;
   std::string name;
-  std::string class_name;
   double arrival = 0.0;
-  BatchMode batch_mode = BatchMode::kFixedGlobal;
-  double batch_size = 0.0;
-  double model_size_mparams = 0.0;
-  int min_gpus = 1;
-  int max_gpus = 1;
   int requested_gpus = 0;  // from a trace; 0 = none
-  // Convergence facts stated with the job (JobClass): the loss threshold and the samples between loss observations.
-  // 0 = the job reports no loss.
-  double target_loss = 0.0;
-  double loss_interval_samples = 0.0;
+  // The class's public facts as they hold for this job: max_gpus at most the cluster's GPUs; a goodput job's batch
+  // the one it was submitted with and its GPUs capped by it; no convergence facts when the class reports no loss.
+  ClassFacts cls;
 };
 
 enum class JobState { kWaiting, kRunning, kRestarting };

@@ -5,6 +5,10 @@
 
 namespace ringsched {
 
+std::vector<ClassFacts> class_facts(const std::vector<JobClass>& classes) {
+  return {classes.begin(), classes.end()};
+}
+
 std::string to_string(BatchMode mode) {
   return mode == BatchMode::kFixedGlobal ? "fixed_global" : "fixed_per_worker";
 }

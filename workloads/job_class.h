@@ -1,8 +1,10 @@
-// workloads/job_class.h — a job class: its true speed model, batch mode, work to convergence and GPU limits.
+// workloads/job_class.h — a job class: its public facts (name, batch mode, GPU limits, stated convergence target)
+// and its truth (speed model, work to convergence, loss curve, goodput model).
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "models/step_time_model.h"
 #include "workloads/loss_curve.h"
@@ -18,29 +20,36 @@ enum class BatchMode { kFixedGlobal, kFixedPerWorker };
 
 std::string to_string(BatchMode mode);
 
-struct JobClass {
+// What a class's jobs state in public: what a strategy may know of every job of the class (JobPublic embeds it, per
+// job adjusted to the cluster and the job's batch) and what a belief fitted from history starts from.
+struct ClassFacts {
   std::string name;
-  std::string description;
-  models::StepTimeModelPtr speed;  // seconds per step (true behaviour of the class, before per-job noise)
   BatchMode batch_mode = BatchMode::kFixedGlobal;
   double batch_size = 0.0;          // global batch (fixed_global) or per-worker batch (fixed_per_worker)
-  double model_size_mparams = 0.0;  // public fact: model size, millions of parameters
-  double work_samples = 0.0;        // samples to convergence (epochs x data set size), mean over jobs
-  double work_sigma = 0.0;          // lognormal sigma of per-job work around work_samples (0 = identical jobs)
-  double weight = 1.0;              // share of arrivals of this class (normalised over the catalog)
+  double model_size_mparams = 0.0;  // model size, millions of parameters
   int min_gpus = 1;
   int max_gpus = 1;
-  // Optional statistical-efficiency penalty for large global batches (fixed_per_worker only): progress per sample
-  // is divided by 1 + penalty * log2(m(w) / m(1)). 0 (default) = none, as in the paper.
+  double weight = 1.0;  // share of arrivals of this class (normalised over the catalog)
+  // Optional statistical-efficiency penalty for large global batches (fixed_per_worker only), a declared property
+  // of the class: progress per sample is divided by 1 + penalty * log2(m(w) / m(1)). 0 (default) = none, as in the
+  // paper.
   double large_batch_penalty = 0.0;
-  // Convergence, optional (the `online` belief source needs it): the class's true loss curve against samples
-  // processed (truth; a job with work W follows it stretched by W / work_samples, so it reaches target_loss at W);
-  // target_loss, the public convergence threshold the job's owner states; loss_interval_samples, the public spacing
-  // of loss observations (an evaluation every that many samples, e.g. one epoch). Null / 0 = the class reports no
-  // loss.
-  std::shared_ptr<const LossCurve> convergence;
+  // Convergence facts the job's owner states: target_loss, the loss threshold; loss_interval_samples, the spacing
+  // of loss observations (an evaluation every that many samples, e.g. one epoch). 0 = the class reports no loss.
   double target_loss = 0.0;
   double loss_interval_samples = 0.0;
+};
+
+// How a class's jobs really behave: the simulator's truth, never shown to a strategy.
+struct ClassTruth {
+  std::string description;
+  models::StepTimeModelPtr speed;  // seconds per step (true behaviour of the class, before per-job noise)
+  double work_samples = 0.0;       // samples to convergence (epochs x data set size), mean over jobs
+  double work_sigma = 0.0;         // lognormal sigma of per-job work around work_samples (0 = identical jobs)
+  // Convergence, optional (the `online` belief source needs it): the class's true loss curve against samples
+  // processed (a job with work W follows it stretched by W / work_samples, so it reaches target_loss at W). Null =
+  // the class reports no loss (its jobs' target_loss and loss_interval_samples are then 0).
+  std::shared_ptr<const LossCurve> convergence;
   // The goodput job model (workloads/goodput_app.h), optional: when set, a job's truth is the measured application
   // (step time by placement and per-GPU batch, gradient accumulation, efficiency gain, progress by epoch), its work
   // is the application's total progress x its initial batch ("samples-equivalent"), and `speed` / `batch_size` are
@@ -50,6 +59,12 @@ struct JobClass {
   std::shared_ptr<const GoodputApp> goodput;
   bool adaptive_batch = true;
 };
+
+// A class of a catalog: its public facts and its truth.
+struct JobClass : ClassFacts, ClassTruth {};
+
+// The public facts of each class, in order (what a history fit may read).
+std::vector<ClassFacts> class_facts(const std::vector<JobClass>& classes);
 
 // Global batch on w workers.
 double global_batch(const JobClass& c, int w);

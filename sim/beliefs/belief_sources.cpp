@@ -102,7 +102,7 @@ class OracleSource final : public BeliefSource {
                                              const JobTruth* truth) const override {
     const JobClass& c = ctx.catalog->classes[static_cast<std::size_t>(truth->class_index)];
     if (c.goodput) {
-      const double batch = pub.batch_size > 0.0 ? pub.batch_size : c.goodput->init_batch_size();
+      const double batch = pub.cls.batch_size > 0.0 ? pub.cls.batch_size : c.goodput->init_batch_size();
       return std::make_unique<GoodputOracleBelief>(c.goodput, batch, ctx.gpus_per_node, truth->speed_factor);
     }
     return std::make_unique<ClassModelBelief>(borrowed(c), truth->speed_factor, truth->work_samples, "oracle");
@@ -114,7 +114,7 @@ class HistorySource final : public BeliefSource {
   [[nodiscard]] std::string name() const override { return "history"; }
   [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext& ctx,
                                              const JobTruth*) const override {
-    const int idx = ctx.catalog->find(pub.class_name);
+    const int idx = ctx.catalog->find(pub.cls.name);
     const JobClass& c = ctx.catalog->classes[static_cast<std::size_t>(idx)];
     return std::make_unique<ClassModelBelief>(borrowed(c), 1.0, c.work_samples, "history");
   }
@@ -133,7 +133,7 @@ class AgentSource final : public BeliefSource {
   [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext& ctx,
                                              const JobTruth*) const override {
     const Catalog* cat = prior_ ? prior_.get() : ctx.catalog;
-    const int idx = cat->find(pub.class_name);
+    const int idx = cat->find(pub.cls.name);
     if (idx < 0) return nullptr;
     const JobClass& c = cat->classes[static_cast<std::size_t>(idx)];
     return make_agent_belief(prior_ ? std::shared_ptr<const JobClass>(prior_, &c) : borrowed(c), sigma_);
@@ -158,7 +158,7 @@ class CatalogHistorySource final : public BeliefSource {
   [[nodiscard]] std::string name() const override { return "history"; }
   [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext&,
                                              const JobTruth*) const override {
-    const int idx = fitted_->find(pub.class_name);
+    const int idx = fitted_->find(pub.cls.name);
     if (idx < 0) return nullptr;
     const JobClass& c = fitted_->classes[static_cast<std::size_t>(idx)];
     // Shares ownership of the fitted catalog: the belief keeps it alive.
@@ -177,11 +177,11 @@ class ExplorationSource final : public BeliefSource {
   [[nodiscard]] std::string name() const override { return "exploration"; }
   [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext&,
                                              const JobTruth*) const override {
-    const int idx = history_->find(pub.class_name);
+    const int idx = history_->find(pub.cls.name);
     if (idx < 0) return nullptr;
     JobClass c = history_->classes[static_cast<std::size_t>(idx)];
-    const models::Eq5Fit fit = models::fit_eq5(measure_(pub.id), pub.model_size_mparams);
-    c.speed = std::make_shared<models::Eq5StepTime>(fit.coeffs, pub.model_size_mparams);
+    const models::Eq5Fit fit = models::fit_eq5(measure_(pub.id), pub.cls.model_size_mparams);
+    c.speed = std::make_shared<models::Eq5StepTime>(fit.coeffs, pub.cls.model_size_mparams);
     const double work = c.work_samples;
     return std::make_unique<ClassModelBelief>(std::make_shared<const JobClass>(std::move(c)), 1.0, work, "exploration");
   }
@@ -210,8 +210,8 @@ class OnlineBelief final : public Belief {
       : cls_(std::move(cls)),
         observe_(std::move(observe)),
         id_(pub.id),
-        target_(pub.target_loss),
-        interval_(pub.loss_interval_samples),
+        target_(pub.cls.target_loss),
+        interval_(pub.cls.loss_interval_samples),
         prior_(cls_.work_samples),
         estimate_(prior_),
         work_(prior_) {}
@@ -258,7 +258,7 @@ class OnlineSource final : public BeliefSource {
   [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext& ctx,
                                              const JobTruth*) const override {
     const Catalog* cat = history_ ? history_.get() : ctx.catalog;
-    const int idx = cat->find(pub.class_name);
+    const int idx = cat->find(pub.cls.name);
     if (idx < 0) return nullptr;
     return std::make_unique<OnlineBelief>(cat->classes[static_cast<std::size_t>(idx)], pub, observe_);
   }

@@ -114,24 +114,17 @@ TrainingData make_training_data(const Catalog& truth, const TrainingSpec& spec) 
   return d;
 }
 
-Catalog fit_history_catalog(const std::vector<JobClass>& classes_public, const TrainingData& data,
+Catalog fit_history_catalog(const std::vector<ClassFacts>& classes_public, const TrainingData& data,
                             const TrainingSpec& spec, const std::string& origin) {
   Catalog cat;
   cat.name = "history";
   cat.description = "fitted on training runs (" + spec.describe() + ")";
   cat.origin = origin;
   for (std::size_t i = 0; i < classes_public.size(); ++i) {
-    const JobClass& pub = classes_public[i];
+    const ClassFacts& pub = classes_public[i];
     JobClass c;
-    c.name = pub.name;
+    static_cast<ClassFacts&>(c) = pub;  // the public facts as stated; the truth below is fitted
     c.description = "history fit of " + pub.name;
-    c.batch_mode = pub.batch_mode;
-    c.batch_size = pub.batch_size;
-    c.model_size_mparams = pub.model_size_mparams;
-    c.weight = pub.weight;
-    c.min_gpus = pub.min_gpus;
-    c.max_gpus = pub.max_gpus;
-    c.large_batch_penalty = pub.large_batch_penalty;
     const std::string where = origin + ": class '" + pub.name + "' (" + spec.describe() + ")";
     check_enough_positions(data.points.at(i), spec, where);
     const SpeedFit fit = fit_speed_points(spec.protocol, data.points.at(i), pub.model_size_mparams, where);

@@ -55,9 +55,9 @@ std::vector<models::SpeedPoint> measurable_points(const JobClass& c, const Train
 TrainingData make_training_data(const Catalog& truth, const TrainingSpec& spec);
 
 // The `history` catalog: public facts of each class copied, speed fitted (the protocol's model) on the training
-// points, work = mean training work. Reads no truth: only `classes_public` (speeds and work ignored) and `data`.
+// points, work = mean training work. Reads no truth: `classes_public` holds none (ClassFacts) and `data` only numbers.
 // Too few points for a class: InputError naming `origin`, the class and the points it has.
-Catalog fit_history_catalog(const std::vector<JobClass>& classes_public, const TrainingData& data,
+Catalog fit_history_catalog(const std::vector<ClassFacts>& classes_public, const TrainingData& data,
                             const TrainingSpec& spec, const std::string& origin);
 
 }  // namespace ringsched

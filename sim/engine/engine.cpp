@@ -39,17 +39,13 @@ JobPublic public_facts(const JobTruth& t, const JobClass& c, int total_gpus) {
   JobPublic p;
   p.id = t.id;
   p.name = t.name;
-  p.class_name = c.name;
   p.arrival = t.arrival;
-  p.batch_mode = c.batch_mode;
-  p.batch_size = c.batch_size;
-  p.model_size_mparams = c.model_size_mparams;
-  p.min_gpus = c.min_gpus;
-  p.max_gpus = std::min(c.max_gpus, total_gpus);
   p.requested_gpus = t.requested_gpus;
-  if (c.convergence) {
-    p.target_loss = c.target_loss;
-    p.loss_interval_samples = c.loss_interval_samples;
+  p.cls = c;  // the class's public part (ClassFacts): its truth does not fit
+  p.cls.max_gpus = std::min(c.max_gpus, total_gpus);
+  if (!c.convergence) {
+    p.cls.target_loss = 0.0;
+    p.cls.loss_interval_samples = 0.0;
   }
   return p;
 }
@@ -71,10 +67,10 @@ std::string seconds_text(double v) {
 // A goodput job's public facts: the batch it was submitted with (0 when it adapts its batch), and at most as many
 // GPUs as that batch (the application's largest, when adapting) has smallest per-GPU batches.
 JobPublic goodput_public_facts(JobPublic p, const GoodputApp& app, double batch) {
-  p.batch_size = batch;
+  p.cls.batch_size = batch;
   const double cap = batch > 0.0 ? batch : app.max_batch_size();
   const int most = std::max(1, static_cast<int>(std::floor(cap / app.min_local_bsz() + 1e-9)));
-  p.max_gpus = std::max(p.min_gpus, std::min(p.max_gpus, most));
+  p.cls.max_gpus = std::max(p.cls.min_gpus, std::min(p.cls.max_gpus, most));
   return p;
 }
 
@@ -528,9 +524,9 @@ class Engine final : public Probe, public ClusterView, public JobViews {
         throw std::logic_error(who() + " changed job " + std::to_string(id) + " twice in one decision");
       }
       const JobPublic& p = pub_[static_cast<std::size_t>(id)];
-      if (w < 0 || (w > 0 && (w < p.min_gpus || w > p.max_gpus))) {
+      if (w < 0 || (w > 0 && (w < p.cls.min_gpus || w > p.cls.max_gpus))) {
         throw std::logic_error(who() + " gave job " + p.name + " " + std::to_string(w) + " GPUs (limits " +
-                               std::to_string(p.min_gpus) + ".." + std::to_string(p.max_gpus) + ")");
+                               std::to_string(p.cls.min_gpus) + ".." + std::to_string(p.cls.max_gpus) + ")");
       }
       total += w - rt_[static_cast<std::size_t>(id)].gpus;
     }
@@ -561,9 +557,9 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     for (std::size_t k = 0; k < d.gpus.size(); ++k) {
       const int w = d.gpus[k];
       const JobPublic& p = pub_[static_cast<std::size_t>(active_[k])];
-      if (w < 0 || (w > 0 && (w < p.min_gpus || w > p.max_gpus))) {
+      if (w < 0 || (w > 0 && (w < p.cls.min_gpus || w > p.cls.max_gpus))) {
         throw std::logic_error(who() + " gave job " + p.name + " " + std::to_string(w) + " GPUs (limits " +
-                               std::to_string(p.min_gpus) + ".." + std::to_string(p.max_gpus) + ")");
+                               std::to_string(p.cls.min_gpus) + ".." + std::to_string(p.cls.max_gpus) + ")");
       }
       total += w;
     }
@@ -734,7 +730,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
         double sum16 = 0.0;
         int n16 = 0;
         const double sf = wl_.jobs[static_cast<std::size_t>(id)].speed_factor;
-        for (int w = 1; w <= p.max_gpus; ++w) {
+        for (int w = 1; w <= p.cls.max_gpus; ++w) {
           const int nodes = packed_nodes(w, cfg_.cluster.gpus_per_node);
           const double truth = class_throughput(cls_of(id), w, nodes, sf);
           const double ape = truth > 0.0 ? std::abs(b->throughput(w, nodes) - truth) / truth : 0.0;
@@ -744,7 +740,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
             ++n16;
           }
         }
-        sc.ape = p.max_gpus > 0 ? sum / p.max_gpus : 0.0;
+        sc.ape = p.cls.max_gpus > 0 ? sum / p.cls.max_gpus : 0.0;
         sc.ape16 = n16 > 0 ? sum16 / n16 : -1.0;
       }
       auto& cells = result_.belief_score.by_class;

@@ -429,8 +429,8 @@ void parse_beliefs(const JsonReader& b, ExperimentConfig& c) {
   c.beliefs.training = parse_training(*h, c);
   const Catalog& truth = *c.workload.catalog;
   const TrainingData data = make_training_data(truth, *c.beliefs.training);
-  c.beliefs.history =
-      std::make_shared<const Catalog>(fit_history_catalog(truth.classes, data, *c.beliefs.training, h->where()));
+  c.beliefs.history = std::make_shared<const Catalog>(
+      fit_history_catalog(class_facts(truth.classes), data, *c.beliefs.training, h->where()));
 }
 
 // ---- the rest ----

@@ -71,7 +71,7 @@ std::vector<PredictionError> score(const ExperimentConfig& c, const Scored& sc) 
       if (!belief) continue;
       belief->observe_progress(sc.progress * t.work_samples);
       Sums job;
-      for (int w = 1; w <= pub.max_gpus; ++w) {
+      for (int w = 1; w <= pub.cls.max_gpus; ++w) {
         const int nodes = packed_nodes(w, c.cluster.gpus_per_node);
         const double truth_rate = class_throughput(cls, w, nodes, t.speed_factor);
         const double ape = std::abs(belief->throughput(w, nodes) - truth_rate) / truth_rate;

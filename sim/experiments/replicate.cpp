@@ -53,7 +53,7 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
   CellRun cell;
   cell.level = level;
   cell.strategy = strategy;
-  cell.seed_index = seed_index;
+  cell.replicate = seed_index;
   cell.seed = config.base_seed + static_cast<std::uint64_t>(seed_index);
   const StrategySpec& spec = config.strategies[static_cast<std::size_t>(strategy)];
   const StrategyInfo info = find_strategy(spec.name, config.origin + ": " + spec.json_path);

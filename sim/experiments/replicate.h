@@ -17,12 +17,19 @@
 
 namespace ringsched {
 
-struct CellRun {
+// What every run of an experiment reports, in a runner's table (CellRun) or a sweep's results (SweepRun): which run
+// it was, its metrics, and its error if it failed.
+struct RunOutcome {
   int level = 0;
   int strategy = 0;
-  int seed_index = 0;
-  std::uint64_t seed = 0;
+  int replicate = 0;       // the seed index: seed = the config's base seed + replicate
+  std::uint64_t seed = 0;  // the run's seed
   RunMetrics metrics;
+  std::string error;  // non-empty if the run failed
+};
+
+// A run as the runner keeps it: its outcome and what the outputs and belief checks read.
+struct CellRun : RunOutcome {
   std::vector<JobResult> jobs;
   std::vector<AllocationEvent> events;
   std::uint64_t events_processed = 0;
@@ -32,7 +39,6 @@ struct CellRun {
   // The same lookups per measured table (truth or belief), with the range the clamped ones asked for.
   std::vector<std::pair<const models::TableStepTime*, models::TableClampStats>> table_clamps;
   BeliefScore belief_score;  // when run with score_beliefs
-  std::string error;         // non-empty if the run failed
 };
 
 // One replicate (used by run_experiment, sweeps and tests). score_beliefs: also score the strategy's beliefs at

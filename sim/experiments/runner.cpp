@@ -96,7 +96,7 @@ ExperimentResult run_experiment(const ExperimentConfig& config, int threads, con
       run = CellRun{};
       run.level = level;
       run.strategy = strategy;
-      run.seed_index = seed_index;
+      run.replicate = seed_index;
       run.seed = config.base_seed + static_cast<std::uint64_t>(seed_index);
       run.error = e.what();
     }

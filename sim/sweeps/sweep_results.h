@@ -10,18 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/engine/metrics.h"
+#include "sim/experiments/replicate.h"
 #include "sim/sweeps/sweep_spec.h"
 
 namespace ringsched {
 
-struct SweepRun {
-  int level = 0;
-  int strategy = 0;
-  int replicate = 0;
-  std::uint64_t seed = 0;
-  RunMetrics metrics;
-  std::string error;  // non-empty if this replicate failed
-};
+using SweepRun = RunOutcome;  // what a sweep keeps of a run (sim/experiments/replicate.h)
 
 struct SweepCellResult {
   bool done = false;

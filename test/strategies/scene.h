@@ -35,8 +35,8 @@ struct FnScene {
     p.id = static_cast<int>(pubs.size());
     p.name = "job-";
     p.name += std::to_string(p.id);
-    p.min_gpus = min_gpus;
-    p.max_gpus = max_gpus;
+    p.cls.min_gpus = min_gpus;
+    p.cls.max_gpus = max_gpus;
     p.requested_gpus = requested;
     pubs.push_back(p);
     beliefs.push_back(std::make_unique<FnBelief>(std::move(f), work));

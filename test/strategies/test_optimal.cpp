@@ -183,7 +183,7 @@ TEST_CASE("strategies::optimal_allocation: pruning keeps the exact optimum of th
       if (!served[i]) continue;
       OptimalJob o;
       o.min_gpus = 1;
-      const int hi = std::min(s.jobs[i].pub->max_gpus, s.total_gpus);
+      const int hi = std::min(s.jobs[i].pub->cls.max_gpus, s.total_gpus);
       std::size_t arg = 0;
       for (int w = 1; w <= hi; ++w) {
         o.cost.push_back(believed_time(s.jobs[i], w, s.gpus_per_node));

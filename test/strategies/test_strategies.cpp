@@ -29,11 +29,11 @@ JobPublic pub(int id, int min_gpus, int max_gpus) {
   JobPublic p;
   p.id = id;
   p.name = "job-" + std::to_string(id);
-  p.min_gpus = min_gpus;
-  p.max_gpus = max_gpus;
-  p.batch_mode = BatchMode::kFixedGlobal;
-  p.batch_size = 1000.0;
-  p.model_size_mparams = 1.0;
+  p.cls.min_gpus = min_gpus;
+  p.cls.max_gpus = max_gpus;
+  p.cls.batch_mode = BatchMode::kFixedGlobal;
+  p.cls.batch_size = 1000.0;
+  p.cls.model_size_mparams = 1.0;
   return p;
 }
 

@@ -40,8 +40,8 @@ class PoisonStepTime final : public models::StepTimeModel {
 JobPublic lin_job() {
   JobPublic p;
   p.id = 3;
-  p.class_name = "lin";
-  p.max_gpus = 8;
+  p.cls.name = "lin";
+  p.cls.max_gpus = 8;
   return p;
 }
 
@@ -127,7 +127,7 @@ TEST_CASE("sim::AgentBelief: without a prior catalog it plans on the context's (
   REQUIRE(b);
   CHECK(b->throughput(2, 1) == Approx(100.0));  // 50 w samples/s
   JobPublic other = lin_job();
-  other.class_name = "unknown";
+  other.cls.name = "unknown";
   CHECK(source->make(other, ctx, nullptr) == nullptr);
 }
 

@@ -32,10 +32,10 @@ std::shared_ptr<const Catalog> history_catalog() {
 JobPublic job(double target, double interval) {
   JobPublic p;
   p.id = 7;
-  p.class_name = "c";
-  p.max_gpus = 8;
-  p.target_loss = target;
-  p.loss_interval_samples = interval;
+  p.cls.name = "c";
+  p.cls.max_gpus = 8;
+  p.cls.target_loss = target;
+  p.cls.loss_interval_samples = interval;
   return p;
 }
 
@@ -100,7 +100,7 @@ TEST_CASE("sim::OnlineBelief: unreachable target, cap, floor and jobs without lo
   CHECK(b3->total_work() == 1000.0);
   // An unknown class gets no belief.
   JobPublic other = job(0.5, 10.0);
-  other.class_name = "unknown";
+  other.cls.name = "unknown";
   CHECK(none->make(other, BeliefContext{}, nullptr) == nullptr);
 }
 

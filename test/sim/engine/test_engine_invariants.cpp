@@ -168,3 +168,55 @@ TEST_CASE("sim::Engine: invariants hold after every event for every strategy, se
     }
   }
 }
+
+namespace {
+template <class T>
+concept HasSpeed = requires(const T& t) {
+  t.speed;
+};
+template <class T>
+concept HasWork = requires(const T& t) {
+  t.work_samples;
+};
+}  // namespace
+
+TEST_CASE("sim::public_facts: a job's public part is its class's facts adjusted to the cluster, with no truth",
+          "[engine]") {
+  // The compiler keeps a strategy from the truth: JobPublic embeds ClassFacts, which holds no model and no work.
+  static_assert(HasSpeed<JobClass> && HasWork<JobClass>);
+  static_assert(!HasSpeed<JobPublic> && !HasWork<JobPublic>);
+  static_assert(!HasSpeed<ClassFacts> && !HasWork<ClassFacts>);
+  JobClass c;
+  c.name = "k";
+  c.batch_mode = BatchMode::kFixedPerWorker;
+  c.batch_size = 32;
+  c.model_size_mparams = 25;
+  c.min_gpus = 2;
+  c.max_gpus = 64;
+  c.target_loss = 0.5;
+  c.loss_interval_samples = 100;
+  c.work_samples = 1e6;
+  JobTruth t;
+  t.id = 3;
+  t.name = "j3";
+  t.arrival = 7.0;
+  t.requested_gpus = 4;
+  const JobPublic p = public_facts(t, c, 16);
+  CHECK(p.id == 3);
+  CHECK(p.name == "j3");
+  CHECK(p.arrival == 7.0);
+  CHECK(p.requested_gpus == 4);
+  CHECK(p.cls.name == "k");
+  CHECK(p.cls.batch_mode == BatchMode::kFixedPerWorker);
+  CHECK(p.cls.batch_size == 32);
+  CHECK(p.cls.model_size_mparams == 25);
+  CHECK(p.cls.min_gpus == 2);
+  CHECK(p.cls.max_gpus == 16);      // the cluster's GPUs
+  CHECK(p.cls.target_loss == 0.0);  // no loss curve: the class reports no loss
+  CHECK(p.cls.loss_interval_samples == 0.0);
+  c.convergence = std::make_shared<const LossCurve>(std::vector<models::LossPoint>{{0.0, 2.0}, {1e6, 0.4}});
+  const JobPublic q = public_facts(t, c, 128);
+  CHECK(q.cls.max_gpus == 64);
+  CHECK(q.cls.target_loss == 0.5);
+  CHECK(q.cls.loss_interval_samples == 100);
+}

@@ -65,16 +65,11 @@ TrainingSpec paper_spec(int runs, std::uint64_t seed) {
   return s;
 }
 
-// Fits history on `truth`'s training runs from public facts whose models throw, then checks a belief of class `cls`
-// answers without touching the (also poisoned) truth.
+// Fits history on `truth`'s training runs from its public facts (ClassFacts: the type carries no model to read),
+// then checks a belief of class `cls` answers without touching the poisoned truth.
 void check_history_never_reads_truth(const Catalog& truth, const TrainingSpec& spec, const std::string& cls) {
   const TrainingData data = make_training_data(truth, spec);
-  std::vector<JobClass> pub = truth.classes;
-  for (auto& c : pub) {
-    c.speed = std::make_shared<PoisonStepTime>();
-    c.work_samples = -1.0;
-  }
-  auto history = std::make_shared<const Catalog>(fit_history_catalog(pub, data, spec, "test"));
+  auto history = std::make_shared<const Catalog>(fit_history_catalog(class_facts(truth.classes), data, spec, "test"));
   const auto source = make_history_source(history);
   CHECK_FALSE(source->needs_truth());
   Catalog poisoned = truth;
@@ -82,8 +77,8 @@ void check_history_never_reads_truth(const Catalog& truth, const TrainingSpec& s
     c.speed = std::make_shared<PoisonStepTime>();
   BeliefContext ctx{&poisoned, spec.gpus_per_node};
   JobPublic job;
-  job.class_name = cls;
-  job.max_gpus = 16;
+  job.cls.name = cls;
+  job.cls.max_gpus = 16;
   const auto belief = source->make(job, ctx, nullptr);
   REQUIRE(belief);
   CHECK(belief->throughput(16, 4) > 0.0);  // would throw if it read the poisoned truth
@@ -103,7 +98,7 @@ TEST_CASE("sim::Heldout: history beliefs are built from training measurements on
     CHECK(p.w <= 4);
   }
   // Exploration sees only the measured numbers it is handed.
-  auto history = std::make_shared<const Catalog>(fit_history_catalog(truth.classes, data, spec, "test"));
+  auto history = std::make_shared<const Catalog>(fit_history_catalog(class_facts(truth.classes), data, spec, "test"));
   int calls = 0;
   const auto explore = make_exploration_source(
       [&calls](int) {
@@ -113,8 +108,8 @@ TEST_CASE("sim::Heldout: history beliefs are built from training measurements on
       },
       history);
   JobPublic job;
-  job.class_name = "imagenet";
-  job.max_gpus = 64;
+  job.cls.name = "imagenet";
+  job.cls.max_gpus = 64;
   BeliefContext ctx{&truth, 4};
   const auto eb = explore->make(job, ctx, nullptr);
   REQUIRE(eb);
@@ -128,7 +123,7 @@ TEST_CASE("sim::Heldout: history beliefs never read a truth the user brought as 
   spec.protocol = FitProtocol::kTwoLevel;
   // One measured batch: the two-level protocol's five positions (1, 2, 4 GPUs; 2 and 8 on 2 nodes) cannot fit its
   // six coefficients, however many runs repeat them.
-  CHECK_THROWS_WITH(fit_history_catalog(truth.classes, make_training_data(truth, spec), spec, "own.json"),
+  CHECK_THROWS_WITH(fit_history_catalog(class_facts(truth.classes), make_training_data(truth, spec), spec, "own.json"),
                     Catch::Contains("own.json: class 'mine' (protocol two-level): too few points to fit: the "
                                     "profiled points leave 5 distinct measured position(s)") &&
                         Catch::Contains("add probes"));
@@ -145,7 +140,8 @@ TEST_CASE("sim::Heldout: history beliefs never read a truth the user brought as 
   // The two-node protocol: the net model on every position of at most 2 nodes (1, 2, 3, 4, 2@2, 4@2, 6@2, 8@2).
   spec.probes.clear();
   spec.protocol = FitProtocol::kTwoNode;
-  const Catalog net = fit_history_catalog(truth.classes, make_training_data(truth, spec), spec, "own.json");
+  const Catalog net =
+      fit_history_catalog(class_facts(truth.classes), make_training_data(truth, spec), spec, "own.json");
   CHECK(net.classes[0].speed->kind() == "net");
   check_history_never_reads_truth(truth, spec, "mine");
 }
@@ -262,10 +258,7 @@ TEST_CASE("sim::Heldout: agent beliefs never read a truth the user brought as a 
   TrainingSpec spec = paper_spec(4, 7);
   spec.protocol = FitProtocol::kTwoNode;
   const TrainingData data = make_training_data(truth, spec);
-  std::vector<JobClass> pub = truth.classes;
-  for (auto& k : pub)
-    k.speed = std::make_shared<PoisonStepTime>();
-  auto history = std::make_shared<const Catalog>(fit_history_catalog(pub, data, spec, "test"));
+  auto history = std::make_shared<const Catalog>(fit_history_catalog(class_facts(truth.classes), data, spec, "test"));
   const auto source = make_agent_source(history, 0.05);
   CHECK_FALSE(source->needs_truth());
   Catalog poisoned = truth;
@@ -273,8 +266,8 @@ TEST_CASE("sim::Heldout: agent beliefs never read a truth the user brought as a 
     k.speed = std::make_shared<PoisonStepTime>();
   BeliefContext ctx{&poisoned, spec.gpus_per_node};
   JobPublic job;
-  job.class_name = "mine";
-  job.max_gpus = 16;
+  job.cls.name = "mine";
+  job.cls.max_gpus = 16;
   const auto belief = source->make(job, ctx, nullptr);
   REQUIRE(belief);
   const double before = belief->throughput(16, 4);  // would throw if it read the poisoned truth
