@@ -19,6 +19,7 @@ Command add_table3_command(CLI::App& app);
 Command add_simulate_command(CLI::App& app);
 Command add_validate_command(CLI::App& app);
 Command add_strategies_command(CLI::App& app);
+Command add_metrics_command(CLI::App& app);  // metrics.cpp
 Command add_catalogs_command(CLI::App& app);
 Command add_sweep_command(CLI::App& app);
 Command add_check_command(CLI::App& app);

@@ -16,10 +16,10 @@ int main(int argc, char** argv) {
       "Start with `ringsched table3`; see README.md for the config format."};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("ringsched ") + RINGSCHED_VERSION);
-  const std::vector<cli::Command> commands = {cli::add_table3_command(app),   cli::add_simulate_command(app),
-                                              cli::add_validate_command(app), cli::add_strategies_command(app),
-                                              cli::add_catalogs_command(app), cli::add_sweep_command(app),
-                                              cli::add_check_command(app),    cli::add_fit_command(app)};
+  const std::vector<cli::Command> commands = {
+      cli::add_table3_command(app),     cli::add_simulate_command(app), cli::add_validate_command(app),
+      cli::add_strategies_command(app), cli::add_catalogs_command(app), cli::add_sweep_command(app),
+      cli::add_check_command(app),      cli::add_fit_command(app),      cli::add_metrics_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

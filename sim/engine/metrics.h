@@ -44,6 +44,8 @@ struct MetricInfo {
   const char* display_fmt;  // printf format of the Markdown value
   bool standard;            // in every output (metric_names) or only on request (extra_metric_names)
   double RunMetrics::*field;
+  const char* display_unit;  // the unit the Markdown table and plots show ("min"; "" = as stored)
+  const char* meaning;       // one sentence for `ringsched metrics` and docs/config.md
 };
 const std::vector<MetricInfo>& metric_table();
 // The row of `name`; std::invalid_argument for an unknown name.

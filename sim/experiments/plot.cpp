@@ -51,8 +51,11 @@ int run_plot_script(const std::string& data_dir, const std::string& plot_dir) {
                  script.c_str());
     return 1;
   }
-  const std::string cmd = std::string(kPython) + " " + shell_quote(script) + " auto " + shell_quote(data_dir) + " -o " +
-                          shell_quote(plot_dir) + " 1>&2";
+  // The script reads the metric table from this binary (`ringsched metrics --format json`).
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::string env = ec ? std::string() : "RINGSCHED_BIN=" + shell_quote(self.string()) + " ";
+  const std::string cmd = env + std::string(kPython) + " " + shell_quote(script) + " auto " + shell_quote(data_dir) +
+                          " -o " + shell_quote(plot_dir) + " 1>&2";
   const int rc = std::system(cmd.c_str());
   if (rc != 0) {
     std::fprintf(stderr, "ringsched: --plot: %s failed (status %d)\n", script.c_str(), rc);

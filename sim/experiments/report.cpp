@@ -232,6 +232,31 @@ std::string render_summary(const ExperimentConfig& c, const ExperimentResult& r,
   return out.str();
 }
 
+std::string metric_table_markdown() {
+  std::ostringstream out;
+  out << "| metric | unit | column | shown as | in outputs | meaning |\n|---|---|---|---|---|---|\n";
+  for (const MetricInfo& m : metric_table()) {
+    const std::string shown = *m.display_unit != 0 ? m.display_unit : m.unit;
+    out << "| `" << m.name << "` | " << m.unit << " | " << m.label << " | " << shown << " | "
+        << (m.standard ? "always" : "on request") << " | " << m.meaning << " |\n";
+  }
+  return out.str();
+}
+
+nlohmann::json metric_table_json() {
+  nlohmann::json a = nlohmann::json::array();
+  for (const MetricInfo& m : metric_table()) {
+    a.push_back({{"name", m.name},
+                 {"unit", m.unit},
+                 {"label", m.label},
+                 {"display_scale", m.display_scale},
+                 {"display_unit", m.display_unit},
+                 {"standard", m.standard},
+                 {"meaning", m.meaning}});
+  }
+  return a;
+}
+
 nlohmann::json stats_json(const RunStats& st) {
   return {{"runs", st.runs},
           {"events", st.events},

@@ -43,6 +43,10 @@ std::string render_summary(const ExperimentConfig& c, const ExperimentResult& r,
 // memory) differ from run to run, so summary.json is byte-identical across runs only without --stats.
 nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r);
 nlohmann::json stats_json(const RunStats& st);
+// The metric table (sim/engine/metrics.h) for `ringsched metrics`, docs/config.md and scripts/plot: a Markdown table
+// (metric, unit, column, shown as, in outputs, meaning) and a JSON array of the same fields.
+std::string metric_table_markdown();
+nlohmann::json metric_table_json();
 // The --stats block after the tables: a sentence (md) or `stat,value` rows (csv); empty for json (in summary_json).
 std::string render_stats(const RunStats& st, Format f);
 std::string jobs_csv(const ExperimentConfig& c, const ExperimentResult& r);
