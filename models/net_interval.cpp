@@ -2,6 +2,8 @@
 // suggestion.
 #include "models/net_interval.h"
 
+#include "models/quantile.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -16,15 +18,6 @@ double cross_node(const NetCoeffs& c, int w, int nodes, double global_batch) {
   if (nodes <= 1) return 0.0;
   const auto x = net_columns(w, nodes, global_batch);
   return c.inter_bw * x[4] + c.inter_const * x[5] + c.inter_nic * x[6];
-}
-
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const auto i = static_cast<std::size_t>(std::floor(pos));
-  const std::size_t j = std::min(i + 1, v.size() - 1);
-  return v[i] + (pos - static_cast<double>(i)) * (v[j] - v[i]);
 }
 
 double mean_width(const NetEnvelope& e, const std::vector<SpeedPoint>& targets) {

@@ -1,6 +1,8 @@
 // sim/engine/metrics.cpp — metric computation and replicate aggregation.
 #include "sim/engine/metrics.h"
 
+#include "models/quantile.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -9,16 +11,6 @@
 #include <boost/math/distributions/students_t.hpp>
 
 namespace ringsched {
-
-double quantile(std::vector<double> values, double q) {
-  if (values.empty()) return 0.0;
-  std::sort(values.begin(), values.end());
-  const double pos = q * static_cast<double>(values.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(pos));
-  const std::size_t hi = std::min(lo + 1, values.size() - 1);
-  const double frac = pos - static_cast<double>(lo);
-  return values[lo] + (values[hi] - values[lo]) * frac;
-}
 
 RunMetrics compute_metrics(const RunResult& run, int total_gpus) {
   RunMetrics m;
@@ -35,8 +27,8 @@ RunMetrics compute_metrics(const RunResult& run, int total_gpus) {
   }
   const double n = static_cast<double>(run.jobs.size());
   m.mean_jct_s = std::accumulate(jct.begin(), jct.end(), 0.0) / n;
-  m.median_jct_s = quantile(jct, 0.5);
-  m.p95_jct_s = quantile(jct, 0.95);
+  m.median_jct_s = models::quantile(jct, 0.5);
+  m.p95_jct_s = models::quantile(jct, 0.95);
   m.makespan_s = run.last_finish - run.first_arrival;
   m.mean_queue_s = queue / n;
   m.gpu_utilisation =
@@ -124,7 +116,7 @@ void set_gap_metrics(RunMetrics& m, const std::vector<double>& gaps) {
   m.gap_decisions = static_cast<int>(gaps.size());
   if (gaps.empty()) return;
   m.gap_mean = std::accumulate(gaps.begin(), gaps.end(), 0.0) / static_cast<double>(gaps.size());
-  m.gap_p95 = quantile(gaps, 0.95);
+  m.gap_p95 = models::quantile(gaps, 0.95);
   m.gap_max = *std::max_element(gaps.begin(), gaps.end());
 }
 

@@ -69,7 +69,4 @@ struct Aggregate {
 
 Aggregate aggregate(const std::vector<double>& values);
 
-// Linear-interpolation quantile (type 7) of unsorted values, q in [0, 1].
-double quantile(std::vector<double> values, double q);
-
 }  // namespace ringsched

@@ -2,6 +2,8 @@
 // durations, and the warnings they raise.
 #include "sim/experiments/belief_checks.h"
 
+#include "models/quantile.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -107,7 +109,7 @@ std::optional<WorkCheck> trace_work_check(const ExperimentConfig& c) {
   for (double a : apes)
     sum += a;
   w.mean_ape = sum / static_cast<double>(apes.size());
-  w.median_ape = quantile(std::move(apes), 0.5);
+  w.median_ape = models::quantile(std::move(apes), 0.5);
   return w;
 }
 
