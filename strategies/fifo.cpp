@@ -1,5 +1,6 @@
 // strategies/fifo.cpp — `fifo`: the rigid baseline that replays a trace as submitted: each job runs at the GPU count
-// it asked for (its trace request; jobs without one get `gpus`), in arrival order, never resized or preempted.
+// it asked for (its trace request; jobs without one get `gpus`), in arrival order, never resized or preempted; on a
+// typed cluster, on the pool its belief says is fastest among those with room.
 #include "strategies/registry.h"
 #include "strategies/rigid.h"
 
@@ -12,8 +13,9 @@ class Fifo final : public Strategy {
   [[nodiscard]] std::string name() const override { return "fifo"; }
 
   Decision decide(const Snapshot& s) override {
-    return fcfs_fill(
-        s, [this](const JobPublic& p) { return rigid_size(p, fallback_); }, backfill_);
+    const auto size = [this](const JobPublic& p) { return rigid_size(p, fallback_); };
+    if (!s.pools.empty()) return fcfs_fill_typed(s, size, backfill_);
+    return fcfs_fill(s, size, backfill_);
   }
 
   [[nodiscard]] bool incremental() const override { return true; }
@@ -36,9 +38,11 @@ StrategyInfo fifo_strategy_info() {
   info.description =
       "Rigid FIFO: each job runs at the GPU count its trace row asked for (jobs without a request: `gpus`), in "
       "arrival order, and keeps it to the end. Params: gpus (int, default 8), backfill (bool, default false: the "
-      "head of the queue blocks the rest).";
+      "head of the queue blocks the rest). On a cluster with GPU types (cluster.pools) each job starts on the pool "
+      "with room whose type its belief says runs it fastest (without beliefs: the first pool with room).";
   info.default_beliefs = "none";
   info.params = {"gpus", "backfill"};
+  info.gpu_types = true;
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
     return std::make_unique<Fifo>(static_cast<int>(p.integer_in_or("gpus", 1, 1 << 20, 8)),
                                   p.bool_or("backfill", false));

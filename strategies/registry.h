@@ -19,6 +19,8 @@ struct StrategyInfo {
   std::string description;
   std::string default_beliefs;      // "none", "history", "oracle", ...
   std::vector<std::string> params;  // accepted parameter keys (documented in the description)
+  // Chooses a GPU type for every job (Decision::pools), so it runs on a cluster with cluster.pools.
+  bool gpu_types = false;
   // Builds a fresh instance (one per replicate). `params` is an object holding only keys from `params`.
   std::function<std::unique_ptr<Strategy>(const JsonReader& params)> make;
 };

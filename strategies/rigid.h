@@ -59,6 +59,48 @@ Decision fcfs_fill(const Snapshot& s, SizeFn size, bool backfill) {
   return d;
 }
 
+// fcfs_fill on a typed cluster (Snapshot::pools): running jobs keep their GPUs and pool; each waiting job, in
+// arrival order, goes to the pool with room whose GPU type its belief says runs it fastest (ties and jobs without a
+// belief: the first such pool in config order).
+template <class SizeFn>
+Decision fcfs_fill_typed(const Snapshot& s, SizeFn size, bool backfill) {
+  Decision d;
+  d.gpus.resize(s.jobs.size(), 0);
+  d.pools.resize(s.jobs.size(), 0);
+  std::vector<int> free;
+  for (const PoolInfo& p : s.pools)
+    free.push_back(p.gpus);
+  for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+    d.gpus[i] = s.jobs[i].gpus;
+    d.pools[i] = s.jobs[i].pool;
+    free[static_cast<std::size_t>(s.jobs[i].pool)] -= s.jobs[i].gpus;
+  }
+  for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+    if (s.jobs[i].gpus > 0) continue;
+    const int need = size(*s.jobs[i].pub);
+    int best = -1;
+    double best_rate = 0.0;
+    for (std::size_t p = 0; p < s.pools.size(); ++p) {
+      if (free[p] < need) continue;
+      const Belief* b = s.jobs[i].belief;
+      const int nodes = (need + s.pools[p].gpus_per_node - 1) / s.pools[p].gpus_per_node;
+      const double rate = b != nullptr ? b->throughput_on(s.pools[p].gpu_type, need, nodes) : 0.0;
+      if (best < 0 || rate > best_rate) {
+        best = static_cast<int>(p);
+        best_rate = rate;
+      }
+    }
+    if (best >= 0) {
+      d.gpus[i] = need;
+      d.pools[i] = best;
+      free[static_cast<std::size_t>(best)] -= need;
+    } else if (!backfill) {
+      break;
+    }
+  }
+  return d;
+}
+
 // rigid_fill over jobs kept in one priority-ordered set per rigid size (incremental tiresias and srtf; `Key` is a
 // tuple whose last element is the job id): the first job in priority order among the sizes that still fit, repeatedly,
 // so only the jobs served are visited. Returns their ids sorted. The same jobs as rigid_fill in that priority order

@@ -31,6 +31,12 @@ class Belief {
   virtual ~Belief() = default;
   // Believed useful samples per second on w GPUs spanning `nodes` nodes.
   [[nodiscard]] virtual double throughput(int w, int nodes) const = 0;
+  // Believed useful samples per second on w GPUs of type `gpu_type` (cluster.pools) spanning `nodes` nodes. The
+  // default believes every type runs as throughput(); beliefs built from a class model with speeds per type
+  // (speed_by_type) answer per type.
+  [[nodiscard]] virtual double throughput_on(const std::string& /*gpu_type*/, int w, int nodes) const {
+    return throughput(w, nodes);
+  }
   // Believed total work (samples) to convergence.
   [[nodiscard]] virtual double total_work() const = 0;
   [[nodiscard]] virtual std::string source() const = 0;
@@ -80,6 +86,14 @@ struct JobView {
   double attained_gpu_seconds = 0.0;  // GPU-seconds received so far (for least-attained-service policies)
   double first_start = -1.0;          // time of first start, -1 if never started
   int restarts = 0;                   // resizes, resumes and migrations so far
+  int pool = 0;                       // the GPU pool it holds GPUs in (Snapshot::pools; 0 when it holds none)
+};
+
+// One pool of identical GPUs of a typed cluster (cluster.pools), as strategies see it.
+struct PoolInfo {
+  std::string gpu_type;
+  int gpus = 0;
+  int gpus_per_node = 1;
 };
 
 // Incremental strategies' access to jobs' views by id (Snapshot::views): the same values Snapshot::jobs would hold
@@ -121,6 +135,9 @@ struct Snapshot {
   std::span<const int> finished;
   std::size_t active_jobs = 0;
   int gpus_in_use = 0;  // GPUs held by active jobs before this decision
+  // A typed cluster's pools (cluster.pools), in config order; empty on the untyped cluster. On a typed cluster the
+  // strategy must say in Decision::pools where each job runs.
+  std::span<const PoolInfo> pools;
 };
 
 struct Decision {
@@ -135,6 +152,9 @@ struct Decision {
   // From decide_changes only: the jobs whose GPU count changes, as (job id, new count); every other job keeps its
   // GPUs. Applied in job-id order, exactly as the same counts in `gpus` would be.
   std::vector<std::pair<int, int>> changes;
+  // On a typed cluster (Snapshot::pools non-empty): the pool each job runs in, one entry per snapshot job (ignored
+  // for jobs given 0 GPUs). A job moved to another pool restarts, even at the same count. Empty on the untyped cluster.
+  std::vector<int> pools;
 };
 
 class Strategy {

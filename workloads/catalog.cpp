@@ -99,7 +99,7 @@ constexpr double kMaxWorkSamples = 1e18;  // samples to convergence
 JobClass parse_class(const JsonReader& r, const std::string& base_dir) {
   if (r.is_object() && r.has("goodput")) return parse_goodput_class(r, base_dir);
   r.expect_object({"name", "description", "weight", "batch", "model_size_mparams", "work", "gpus", "speed",
-                   "derivation", "convergence", "goodput"});
+                   "speed_by_type", "derivation", "convergence", "goodput"});
   JobClass c;
   c.name = r.at("name").as_string();
   if (c.name.empty()) r.at("name").fail("must not be empty");
@@ -151,6 +151,16 @@ JobClass parse_class(const JsonReader& r, const std::string& base_dir) {
 
   c.speed = make_speed_model(r.at("speed"), c, base_dir);
   check_table_covers(r, c);
+  // Speeds per GPU type (cluster.pools): an object of type name -> speed object, each read as `speed` is.
+  if (auto by_type = r.maybe("speed_by_type")) {
+    if (!by_type->is_object()) by_type->fail("must be an object of GPU type -> speed (e.g. {\"v100\": {...}})");
+    if (by_type->value().empty()) by_type->fail("empty: give at least one GPU type");
+    for (const auto& [type, unused] : by_type->value().items()) {
+      (void)unused;
+      if (type.empty()) by_type->fail("a GPU type name is empty");
+      c.speed_by_type.emplace_back(type, make_speed_model(by_type->at(type), c, base_dir));
+    }
+  }
 
   // Optional loss curve for the `online` belief source: measured [samples, loss] points; the target loss is the
   // curve's loss at work.samples (so a job converges exactly when its work is done).

@@ -2,6 +2,7 @@
 #include "workloads/job_class.h"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace ringsched {
 
@@ -17,14 +18,35 @@ double global_batch(const JobClass& c, int w) {
   return c.batch_mode == BatchMode::kFixedGlobal ? c.batch_size : c.batch_size * static_cast<double>(w);
 }
 
-double class_throughput(const JobClass& c, int w, int nodes, double speed_factor) {
+namespace {
+
+double throughput_with(const JobClass& c, const models::StepTimeModel& speed, int w, int nodes, double speed_factor) {
   if (w <= 0) return 0.0;
   const double m = global_batch(c, w);
-  double rate = m / c.speed->step_seconds(w, nodes, m) * speed_factor;
+  double rate = m / speed.step_seconds(w, nodes, m) * speed_factor;
   if (c.large_batch_penalty > 0.0 && c.batch_mode == BatchMode::kFixedPerWorker && w > 1) {
     rate /= 1.0 + c.large_batch_penalty * std::log2(static_cast<double>(w));
   }
   return rate;
+}
+
+}  // namespace
+
+double class_throughput(const JobClass& c, int w, int nodes, double speed_factor) {
+  return throughput_with(c, *c.speed, w, nodes, speed_factor);
+}
+
+const models::StepTimeModel* speed_on(const JobClass& c, const std::string& gpu_type) {
+  if (gpu_type.empty()) return c.speed.get();
+  for (const auto& [type, model] : c.speed_by_type)
+    if (type == gpu_type) return model.get();
+  return nullptr;
+}
+
+double class_throughput_on(const JobClass& c, const std::string& gpu_type, int w, int nodes, double speed_factor) {
+  const models::StepTimeModel* speed = speed_on(c, gpu_type);
+  if (speed == nullptr) throw std::logic_error("class " + c.name + " has no speed on GPU type " + gpu_type);
+  return throughput_with(c, *speed, w, nodes, speed_factor);
 }
 
 int packed_nodes(int w, int gpus_per_node) {

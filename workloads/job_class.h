@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/step_time_model.h"
@@ -44,8 +45,11 @@ struct ClassFacts {
 struct ClassTruth {
   std::string description;
   models::StepTimeModelPtr speed;  // seconds per step (true behaviour of the class, before per-job noise)
-  double work_samples = 0.0;       // samples to convergence (epochs x data set size), mean over jobs
-  double work_sigma = 0.0;         // lognormal sigma of per-job work around work_samples (0 = identical jobs)
+  // On a cluster with GPU types (cluster.pools): the speed on each type, by type name (catalog key speed_by_type).
+  // `speed` stays the reference (load levels, the untyped cluster). Empty = the class has no per-type speeds.
+  std::vector<std::pair<std::string, models::StepTimeModelPtr>> speed_by_type;
+  double work_samples = 0.0;  // samples to convergence (epochs x data set size), mean over jobs
+  double work_sigma = 0.0;    // lognormal sigma of per-job work around work_samples (0 = identical jobs)
   // Convergence, optional (the `online` belief source needs it): the class's true loss curve against samples
   // processed (a job with work W follows it stretched by W / work_samples, so it reaches target_loss at W). Null =
   // the class reports no loss (its jobs' target_loss and loss_interval_samples are then 0).
@@ -72,6 +76,13 @@ double global_batch(const JobClass& c, int w);
 // Useful samples per second on w workers over `nodes` nodes (step throughput x batch, divided by the large-batch
 // penalty), times `speed_factor` (per-job noise; 1 = the class model).
 double class_throughput(const JobClass& c, int w, int nodes, double speed_factor = 1.0);
+
+// The class's speed model on GPU type `gpu_type` ("" = the reference `speed`); null when the class gives none for it.
+const models::StepTimeModel* speed_on(const JobClass& c, const std::string& gpu_type);
+
+// class_throughput on GPU type `gpu_type` (its speed_by_type model; "" = the reference). Precondition: speed_on is
+// not null (configs check every class against the cluster's types).
+double class_throughput_on(const JobClass& c, const std::string& gpu_type, int w, int nodes, double speed_factor = 1.0);
 
 // Nodes a packed allocation of w GPUs spans on nodes with gpus_per_node GPUs each.
 int packed_nodes(int w, int gpus_per_node);

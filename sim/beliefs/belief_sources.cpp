@@ -23,6 +23,12 @@ class ClassModelBelief final : public Belief {
   [[nodiscard]] double throughput(int w, int nodes) const override {
     return class_throughput(*cls_, w, nodes, factor_);
   }
+  // The class model's speed on that GPU type; a class model without one (a history fit: not per type yet) believes
+  // the type runs as its reference speed.
+  [[nodiscard]] double throughput_on(const std::string& gpu_type, int w, int nodes) const override {
+    if (speed_on(*cls_, gpu_type) == nullptr) return throughput(w, nodes);
+    return class_throughput_on(*cls_, gpu_type, w, nodes, factor_);
+  }
   [[nodiscard]] double total_work() const override { return work_; }
   [[nodiscard]] std::string source() const override { return source_; }
   [[nodiscard]] bool fixed() const override { return true; }

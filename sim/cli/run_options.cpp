@@ -82,7 +82,7 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
   RunRowStream rows;
   if (!o.out.empty()) {
     staged.emplace(o.out);
-    rows.begin(*staged);
+    rows.begin(*staged, cfg);
   }
   const std::uint64_t jobs_per_run =
       cfg.workload.trace ? cfg.workload.trace_notes.jobs : static_cast<std::uint64_t>(cfg.workload.jobs);

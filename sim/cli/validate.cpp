@@ -15,10 +15,16 @@ namespace {
 int run_validate(const std::string& path) {
   const ExperimentConfig cfg = load_experiment(path);
   const Catalog& cat = *cfg.workload.catalog;
-  std::cout << path << ": ok: " << cfg.total_gpus() << " GPUs (" << cfg.cluster.nodes << " nodes x "
-            << cfg.cluster.gpus_per_node << "), catalog " << cat.name << " (" << cat.classes.size() << " classes), "
-            << cfg.workload.jobs << " jobs per run, " << cfg.levels.size() << " level(s) x " << cfg.strategies.size()
-            << " strategies x " << cfg.seeds
+  std::string gpus = std::to_string(cfg.cluster.nodes) + " nodes x " + std::to_string(cfg.cluster.gpus_per_node);
+  if (cfg.cluster.typed()) {
+    gpus = std::to_string(cfg.cluster.pools.size()) + " GPU types:";
+    for (const GpuPool& p : cfg.cluster.pools)
+      gpus += " " + p.gpu_type + " " + std::to_string(p.nodes) + " nodes x " + std::to_string(p.gpus_per_node) + ";";
+    gpus.pop_back();
+  }
+  std::cout << path << ": ok: " << cfg.total_gpus() << " GPUs (" << gpus << "), catalog " << cat.name << " ("
+            << cat.classes.size() << " classes), " << cfg.workload.jobs << " jobs per run, " << cfg.levels.size()
+            << " level(s) x " << cfg.strategies.size() << " strategies x " << cfg.seeds
             << " seeds = " << cfg.levels.size() * cfg.strategies.size() * static_cast<std::size_t>(cfg.seeds)
             << " runs\n";
   for (const auto& l : cfg.levels) {

@@ -1,13 +1,85 @@
 // sim/cluster/cluster_config.cpp — parsing the `cluster` key.
 #include "sim/cluster/cluster_config.h"
 
+#include <algorithm>
+
 #include "sim/cluster/topology_config.h"
 
 namespace ringsched {
 
+int ClusterConfig::total_gpus() const {
+  if (pools.empty()) return nodes * gpus_per_node;
+  int n = 0;
+  for (const auto& p : pools)
+    n += p.gpus();
+  return n;
+}
+
+int ClusterConfig::largest_pool_gpus() const {
+  int most = pools.empty() ? nodes * gpus_per_node : 0;
+  for (const auto& p : pools)
+    most = std::max(most, p.gpus());
+  return most;
+}
+
+std::vector<GpuPool> ClusterConfig::effective_pools() const {
+  if (!pools.empty()) return pools;
+  return {GpuPool{"", nodes, gpus_per_node}};
+}
+
+int ClusterConfig::pool_index(const std::string& gpu_type) const {
+  for (std::size_t i = 0; i < pools.size(); ++i)
+    if (pools[i].gpu_type == gpu_type) return static_cast<int>(i);
+  return -1;
+}
+
+std::vector<std::string> ClusterConfig::gpu_types() const {
+  std::vector<std::string> out;
+  for (const auto& p : pools)
+    out.push_back(p.gpu_type);
+  return out;
+}
+
+namespace {
+
+// cluster.pools: one object per GPU type.
+void parse_pools(const JsonReader& r, ClusterConfig& c) {
+  for (const char* key : {"nodes", "gpus_per_node", "topology", "placement"}) {
+    if (r.has(key)) r.at(key).fail("not with \"pools\" (each pool gives its own nodes and gpus_per_node)");
+  }
+  const auto pools = r.at("pools");
+  const std::vector<JsonReader> items = pools.elements();
+  if (items.empty()) pools.fail("empty: give at least one {\"gpu_type\", \"nodes\", \"gpus_per_node\"}");
+  if (items.size() > 64) pools.fail("more than 64 GPU types");
+  long gpus = 0;
+  c.nodes = 0;
+  c.gpus_per_node = 1;
+  for (const JsonReader& p : items) {
+    p.expect_object({"gpu_type", "nodes", "gpus_per_node"});
+    GpuPool g;
+    g.gpu_type = p.at("gpu_type").as_string();
+    if (g.gpu_type.empty()) p.at("gpu_type").fail("empty GPU type name");
+    if (c.pool_index(g.gpu_type) >= 0) p.at("gpu_type").fail("GPU type '" + g.gpu_type + "' appears twice");
+    g.nodes = static_cast<int>(p.at("nodes").as_integer_in(1, 100000));
+    g.gpus_per_node = static_cast<int>(p.at("gpus_per_node").as_integer_in(1, 1024));
+    gpus += static_cast<long>(g.nodes) * g.gpus_per_node;
+    if (gpus > 1'000'000) p.fail("more than 1,000,000 GPUs in all is absurd");
+    c.nodes += g.nodes;
+    if (c.nodes > 100000) p.fail("more than 100,000 nodes in all");
+    c.gpus_per_node = std::max(c.gpus_per_node, g.gpus_per_node);
+    c.pools.push_back(g);
+  }
+}
+
+}  // namespace
+
 ClusterConfig parse_cluster(const JsonReader& r) {
-  r.expect_object({"nodes", "gpus_per_node", "topology", "placement"});
+  r.expect_object({"nodes", "gpus_per_node", "topology", "placement", "pools"});
   ClusterConfig c;
+  if (r.has("pools")) {
+    parse_pools(r, c);
+    return c;
+  }
   c.nodes = static_cast<int>(r.at("nodes").as_integer_in(1, 100000));
   c.gpus_per_node = static_cast<int>(r.at("gpus_per_node").as_integer_in(1, 1024));
   if (static_cast<long>(c.nodes) * c.gpus_per_node > 1'000'000) r.fail("more than 1,000,000 GPUs is absurd");

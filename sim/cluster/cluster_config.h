@@ -4,15 +4,29 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/cluster/topology.h"
 #include "workloads/json_reader.h"
 
 namespace ringsched {
 
+// One pool of identical GPUs (cluster.pools): a GPU type on `nodes` nodes of `gpus_per_node` GPUs each. A job runs
+// on one pool at a time; moving to another pool is a restart.
+struct GpuPool {
+  std::string gpu_type;  // e.g. "v100"; matches the per-type speeds of catalog classes (speed_by_type)
+  int nodes = 1;
+  int gpus_per_node = 1;
+  [[nodiscard]] int gpus() const { return nodes * gpus_per_node; }
+};
+
 struct ClusterConfig {
+  // The untyped cluster (cluster.nodes, cluster.gpus_per_node). With pools: the pools' total nodes and their largest
+  // GPUs per node (for display; the engine uses each pool's own).
   int nodes = 8;
   int gpus_per_node = 8;
+  // cluster.pools, in the config's order; empty = one untyped pool of nodes x gpus_per_node.
+  std::vector<GpuPool> pools;
   // Placement (docs/topology.md). Default (no topology, no placement): no GPU tracking, speeds use the packed node
   // count ceil(w / gpus_per_node). With a placement policy the engine places jobs on concrete GPUs and the truth
   // speed uses the nodes the ring spans; with a topology also the ring's bandwidth and latency.
@@ -20,11 +34,20 @@ struct ClusterConfig {
   std::string placement;    // "" = none ("packed" when a topology is set), "packed", "spread", "most_free", "topology"
   bool defragment = false;  // migrate running jobs to strictly better placements (costs a restart)
 
-  [[nodiscard]] int total_gpus() const { return nodes * gpus_per_node; }
+  [[nodiscard]] bool typed() const { return !pools.empty(); }
+  [[nodiscard]] int total_gpus() const;
+  // The most GPUs one job can hold: a job runs on one pool at a time (the whole cluster when untyped).
+  [[nodiscard]] int largest_pool_gpus() const;
+  // The pools the engine schedules on: `pools`, or the one untyped pool (gpu_type "").
+  [[nodiscard]] std::vector<GpuPool> effective_pools() const;
+  // Index into `pools` of a GPU type, -1 if none.
+  [[nodiscard]] int pool_index(const std::string& gpu_type) const;
+  [[nodiscard]] std::vector<std::string> gpu_types() const;
 };
 
 // `r` is the config's `cluster` object: nodes (1..100000), gpus_per_node (1..1024), at most 1,000,000 GPUs, optional
-// topology and placement. Errors are InputError naming the file and JSON path.
+// topology and placement; or pools (1..64 of {gpu_type, nodes, gpus_per_node}, distinct non-empty types; not yet with
+// a topology or placement policy). Errors are InputError naming the file and JSON path.
 ClusterConfig parse_cluster(const JsonReader& r);
 
 }  // namespace ringsched

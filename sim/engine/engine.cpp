@@ -96,6 +96,7 @@ struct Runtime {
   double last_t = 0.0;
   double rate = 0.0;
   int gpus = 0;
+  int pool = 0;  // typed clusters: the pool it holds (or last held) GPUs in
   JobState state = JobState::kWaiting;
   double ready_at = 0.0;
   std::uint32_t version = 0;
@@ -140,7 +141,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
                          " s is not a time within the simulated horizon (0..1e12 s)");
       }
       const JobClass& cls = cls_of(static_cast<int>(i));
-      pub_[i] = public_facts(t, cls, c.total_gpus());
+      pub_[i] = public_facts(t, cls, c.cluster.largest_pool_gpus());
       if (cls.goodput) {
         const bool adaptive = cls.adaptive_batch && s.adapts_batch();
         const double batch = t.batch_size > 0.0 ? t.batch_size : cls.batch_size;
@@ -174,7 +175,22 @@ class Engine final : public Probe, public ClusterView, public JobViews {
                                          cl.defragment);
       ref_ring_ = topo->reference_ring();
     }
-    incremental_ = s.incremental() && !placer_ && !c.dense_snapshots;
+    if (cl.typed()) {
+      if (placer_) throw std::logic_error("engine: GPU pools with a placement policy are not supported");
+      for (const GpuPool& p : cl.pools)
+        pools_.push_back({p.gpu_type, p.gpus(), p.gpus_per_node});
+      pool_in_use_.assign(pools_.size(), 0);
+      result_.pool_gpu_seconds.assign(pools_.size(), 0.0);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (rt_[i].gp) {
+          throw InputError("job '" + w.jobs[i].name +
+                           "': goodput-model classes do not run on a cluster with GPU "
+                           "pools yet");
+        }
+      }
+    }
+    // Typed clusters take dense decisions (Decision::pools), so incremental strategies decide densely there.
+    incremental_ = s.incremental() && !placer_ && !c.dense_snapshots && pools_.empty();
     if (incremental_) {
       by_id_.resize(n);
       view_stamp_.assign(n, ~std::uint64_t{0});
@@ -241,6 +257,11 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     const Runtime& r = rt_[static_cast<std::size_t>(id)];
     if (r.gp) return r.gp->rate() * wl_.jobs[static_cast<std::size_t>(id)].speed_factor;
     if (placer_) return placed_rate(id);
+    if (!pools_.empty()) {
+      const PoolInfo& p = pools_[static_cast<std::size_t>(r.pool)];
+      return class_throughput_on(cls_of(id), p.gpu_type, w, packed_nodes(w, p.gpus_per_node),
+                                 wl_.jobs[static_cast<std::size_t>(id)].speed_factor);
+    }
     return class_throughput(cls_of(id), w, packed_nodes(w, cfg_.cluster.gpus_per_node),
                             wl_.jobs[static_cast<std::size_t>(id)].speed_factor);
   }
@@ -273,6 +294,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       const double gs = static_cast<double>(r.gpus) * dt;
       r.attained += gs;  // also the job's gpu_seconds (the same sum), copied to its result when it finishes
       result_.allocated_gpu_seconds += gs;
+      if (!pools_.empty()) result_.pool_gpu_seconds[static_cast<std::size_t>(r.pool)] += gs;
     }
     r.last_t = now_;
   }
@@ -331,7 +353,8 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   }
 
   void log(int id, int from, int to, AllocKind kind) {
-    if (cfg_.record_events) result_.events.push_back({now_, id, from, to, kind});
+    if (cfg_.record_events)
+      result_.events.push_back({now_, id, from, to, kind, rt_[static_cast<std::size_t>(id)].pool});
   }
 
   bool handle(const Event& e) {
@@ -378,6 +401,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
           placer_->release(e.job);
         }
         in_use_ -= r.gpus;
+        if (!pools_.empty()) pool_in_use_[static_cast<std::size_t>(r.pool)] -= r.gpus;
         r.gpus = 0;
         r.done = true;
         r.active = false;
@@ -416,7 +440,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       const double z = keyed_normal(cfg_.seed, Stream::kAgentSteps, static_cast<std::uint64_t>(id), r.steps_reported++);
       StepObservation o;
       o.gpus = r.gpus;
-      o.nodes = placer_ ? placer_->ring_of(id).nodes : packed_nodes(r.gpus, cfg_.cluster.gpus_per_node);
+      o.nodes = placer_ ? placer_->ring_of(id).nodes : packed_nodes(r.gpus, gpus_per_node_of(id));
       o.global_batch = global_batch(cls_of(id), r.gpus);
       o.throughput = r.rate * std::exp(sigma * z - 0.5 * sigma * sigma);
       belief->observe_step(o);
@@ -453,6 +477,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     v.attained_gpu_seconds = r.attained;
     v.first_start = r.started ? result_.jobs[static_cast<std::size_t>(id)].first_start : -1.0;
     v.restarts = r.restarts;
+    v.pool = r.pool;
     return v;
   }
 
@@ -486,6 +511,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     s.gpus_per_node = cfg_.cluster.gpus_per_node;
     s.probe = this;
     s.cluster = placer_ ? this : nullptr;
+    s.pools = pools_;
     ++result_.decisions;
     if (cfg_.score_beliefs) score_beliefs();
     if (incremental_) {
@@ -568,10 +594,11 @@ class Engine final : public Probe, public ClusterView, public JobViews {
                              std::to_string(cfg_.total_gpus()));
     }
     check_node_gpus(d, who());
+    check_pools(d, who());
     std::vector<int> relocated;
     if (placer_) place(d, relocated);
     for (std::size_t k = 0; k < d.gpus.size(); ++k)
-      change(active_[k], d.gpus[k]);
+      change(active_[k], d.gpus[k], pools_.empty() ? 0 : d.pools[k]);
     for (int id : relocated)
       relocate(id);
     if (placer_ && placer_->defragment()) {
@@ -579,6 +606,35 @@ class Engine final : public Probe, public ClusterView, public JobViews {
         if (rt_[static_cast<std::size_t>(active_[k])].state == JobState::kRunning) migrate(active_[k]);
     }
     schedule_wakeup(d, who());
+  }
+
+  // Typed clusters: one pool per job, each a pool of the cluster, no pool over its GPUs.
+  void check_pools(const Decision& d, const std::string& who) const {
+    if (pools_.empty()) {
+      if (!d.pools.empty()) throw std::logic_error(who + " chose GPU pools on a cluster without cluster.pools");
+      return;
+    }
+    if (d.pools.size() != d.gpus.size()) {
+      throw std::logic_error(who +
+                             " gave no GPU pool per job on a cluster with GPU types (Decision::pools): it does "
+                             "not choose GPU types");
+    }
+    std::vector<long> used(pools_.size(), 0);
+    for (std::size_t k = 0; k < d.gpus.size(); ++k) {
+      if (d.gpus[k] == 0) continue;
+      const int p = d.pools[k];
+      if (p < 0 || static_cast<std::size_t>(p) >= pools_.size()) {
+        throw std::logic_error(who + " put job " + pub_[static_cast<std::size_t>(active_[k])].name + " in pool " +
+                               std::to_string(p) + " of " + std::to_string(pools_.size()));
+      }
+      used[static_cast<std::size_t>(p)] += d.gpus[k];
+    }
+    for (std::size_t p = 0; p < pools_.size(); ++p) {
+      if (used[p] > pools_[p].gpus) {
+        throw std::logic_error(who + " allocated " + std::to_string(used[p]) + " " + pools_[p].gpu_type + " GPUs of " +
+                               std::to_string(pools_[p].gpus));
+      }
+    }
   }
 
   // Explicit placements must match the counts, one entry per node, and fit every node.
@@ -663,12 +719,26 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     begin_restart(id);
   }
 
-  void change(int id, int to) {
+  // GPUs per node of the pool the job holds (the cluster's on the untyped cluster).
+  [[nodiscard]] int gpus_per_node_of(int id) const {
+    if (pools_.empty()) return cfg_.cluster.gpus_per_node;
+    return pools_[static_cast<std::size_t>(rt_[static_cast<std::size_t>(id)].pool)].gpus_per_node;
+  }
+
+  // `pool`: typed clusters only (0 otherwise); a job that keeps its count but moves pool restarts (a migration).
+  void change(int id, int to, int pool = 0) {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
     const int from = r.gpus;
-    if (from == to) return;
+    const bool moves_pool = !pools_.empty() && to > 0 && from > 0 && pool != r.pool;
+    if (from == to && !moves_pool) return;
     advance(id);
     in_use_ += to - from;
+    if (!pools_.empty()) {
+      pool_in_use_[static_cast<std::size_t>(r.pool)] -= from;
+      if (to > 0) r.pool = pool;
+      pool_in_use_[static_cast<std::size_t>(r.pool)] += to;
+      result_.jobs[static_cast<std::size_t>(id)].gpu_type = pools_[static_cast<std::size_t>(r.pool)].gpu_type;
+    }
     dirty_.push_back(id);
     if (from == 0) holders_.push_back(id);
     if (to == 0) holders_.erase(std::find(holders_.begin(), holders_.end(), id));
@@ -697,7 +767,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     }
     ++r.restarts;
     ++res.restarts;
-    log(id, from, to, from == 0 ? AllocKind::kResume : AllocKind::kResize);
+    log(id, from, to, from == 0 ? AllocKind::kResume : (from == to ? AllocKind::kMigrate : AllocKind::kResize));
     begin_restart(id);
   }
 
@@ -774,6 +844,10 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       v.gpus_in_use += r.gpus;
       v.active.push_back({id, r.gpus, r.state, r.work_done, r.work});
     }
+    for (std::size_t p = 0; p < pools_.size(); ++p) {
+      v.pool_gpus.push_back(pools_[p].gpus);
+      v.pool_gpus_in_use.push_back(pool_in_use_[p]);
+    }
     checker_(v);
   }
 
@@ -789,6 +863,8 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   std::vector<int> active_;                        // dense mode; in incremental mode only kept for the checker
   int active_count_ = 0;                           // arrived, unfinished jobs
   int in_use_ = 0;                                 // GPUs held by active jobs
+  std::vector<PoolInfo> pools_;                    // typed clusters: cluster.pools; empty on the untyped cluster
+  std::vector<int> pool_in_use_;                   // typed clusters: GPUs held per pool
   bool incremental_ = false;                       // decide_changes with by_id_ instead of decide with views_
   std::vector<JobView> views_;                     // dense mode: parallel to active_
   mutable std::vector<JobView> by_id_;             // incremental mode: views by id, built on access

@@ -62,6 +62,7 @@ struct JobResult {
   double gpu_seconds = 0.0;  // allocated GPU-seconds, restarts included
   int max_gpus = 0;          // the largest allocation it held
   double work = 0.0;         // samples
+  std::string gpu_type;      // typed clusters: the GPU type it ran on last ("" on the untyped cluster)
 };
 
 enum class AllocKind { kStart, kResize, kPreempt, kResume, kFinish, kMigrate };
@@ -73,6 +74,7 @@ struct AllocationEvent {
   int from = 0;
   int to = 0;
   AllocKind kind = AllocKind::kStart;
+  int pool = 0;  // typed clusters: the pool of `to` (of `from` when to = 0)
 };
 
 // How far the beliefs were from the truth at decision time (EngineConfig::score_beliefs): at every decision, for
@@ -96,9 +98,10 @@ struct RunResult {
   double first_arrival = 0.0;
   double last_finish = 0.0;
   double allocated_gpu_seconds = 0.0;
-  std::uint64_t events_processed = 0;  // heap events handled
-  std::uint64_t decisions = 0;         // strategy calls
-  BeliefScore belief_score;            // with EngineConfig::score_beliefs
+  std::vector<double> pool_gpu_seconds;  // typed clusters: allocated GPU-seconds per pool (cluster.pools order)
+  std::uint64_t events_processed = 0;    // heap events handled
+  std::uint64_t decisions = 0;           // strategy calls
+  BeliefScore belief_score;              // with EngineConfig::score_beliefs
   // Placement metrics (only with a placement policy; see sim/cluster/placement.h).
   bool placed = false;
   int migrations = 0;
@@ -121,6 +124,8 @@ struct EngineCheckView {
   };
   std::vector<Job> active;
   int finished = 0;
+  std::vector<int> pool_gpus;         // typed clusters: GPUs per pool
+  std::vector<int> pool_gpus_in_use;  // and held per pool
 };
 using EngineChecker = std::function<void(const EngineCheckView&)>;
 

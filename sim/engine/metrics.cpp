@@ -34,6 +34,7 @@ RunMetrics compute_metrics(const RunResult& run, int total_gpus) {
   m.gpu_utilisation =
       m.makespan_s > 0.0 ? run.allocated_gpu_seconds / (static_cast<double>(total_gpus) * m.makespan_s) : 0.0;
   m.restarts_per_job = restarts / n;
+  m.pool_gpu_seconds = run.pool_gpu_seconds;
   if (run.placed) {
     m.placed = true;
     m.fragmentation =

@@ -29,6 +29,9 @@ struct RunMetrics {
   double gap_mean = 0.0;
   double gap_p95 = 0.0;
   double gap_max = 0.0;
+  // Typed clusters: allocated GPU-seconds per pool (cluster.pools order); summary.json reports each pool's
+  // utilisation (these / (the pool's GPUs x makespan)). Empty on the untyped cluster.
+  std::vector<double> pool_gpu_seconds;
 };
 
 RunMetrics compute_metrics(const RunResult& run, int total_gpus);

@@ -158,7 +158,8 @@ void parse_trace(const JsonReader& tr, const std::string& base_dir, ExperimentCo
   }
   TraceWorkloadSpec& spec = c.workload.trace_spec;
   spec.time_scale = tr.positive_or("time_scale", 1.0);
-  spec.max_gpus = static_cast<int>(tr.integer_in_or("max_gpus", 1, c.total_gpus(), c.total_gpus()));
+  spec.max_gpus =
+      static_cast<int>(tr.integer_in_or("max_gpus", 1, c.cluster.largest_pool_gpus(), c.cluster.largest_pool_gpus()));
   if (auto o = tr.maybe("oversize")) {
     try {
       spec.oversize = parse_oversize(o->as_string(), o->where());
@@ -181,6 +182,33 @@ void parse_trace(const JsonReader& tr, const std::string& base_dir, ExperimentCo
   c.workload.trace = std::make_shared<const Trace>(std::move(trace));
 }
 
+// On a typed cluster every class runs on every pool's type: a speed per type (speed_by_type) for each pool, no type
+// the cluster lacks, no goodput-model class (not per type yet), and a minimum that fits the largest pool.
+void check_catalog_types(const Catalog& cat, const ClusterConfig& cl, const std::string& where) {
+  if (!cl.typed()) return;
+  const int largest = cl.largest_pool_gpus();
+  for (const JobClass& cls : cat.classes) {
+    const std::string at = where + ": class '" + cls.name + "' of catalog " + cat.name + ": ";
+    if (cls.goodput) throw InputError(at + "goodput-model classes do not run on a cluster with GPU pools yet");
+    for (const GpuPool& p : cl.pools) {
+      if (speed_on(cls, p.gpu_type) == nullptr) {
+        throw InputError(at + "no speed for GPU type '" + p.gpu_type + "' of cluster.pools (add it to speed_by_type)");
+      }
+    }
+    for (const auto& [type, model] : cls.speed_by_type) {
+      (void)model;
+      if (cl.pool_index(type) < 0) {
+        throw InputError(at + "speed_by_type names GPU type '" + type +
+                         "', which cluster.pools does not have (types: " + join_names(cl.gpu_types()) + ")");
+      }
+    }
+    if (cls.min_gpus > largest) {
+      throw InputError(at + "gpus.min " + std::to_string(cls.min_gpus) + " exceeds the largest pool (" +
+                       std::to_string(largest) + " GPUs); a job runs on one pool at a time");
+    }
+  }
+}
+
 void parse_workload(const JsonReader& wl, const std::string& base_dir, ExperimentConfig& c) {
   wl.expect_object({"catalog", "jobs", "arrival", "speed_sigma", "loss_sigma", "trace", "batch_mode",
                     "large_batch_penalty", "work_sigma", "pollux_dir"});
@@ -191,6 +219,7 @@ void parse_workload(const JsonReader& wl, const std::string& base_dir, Experimen
   } catch (const InputError& e) {
     throw InputError(wl.where() + ".catalog: " + e.what());
   }
+  check_catalog_types(*w.catalog, c.cluster, wl.where() + ".catalog");
   w.speed_sigma = wl.non_negative_or("speed_sigma", 0.0);
   if (w.speed_sigma > 3.0) wl.at("speed_sigma").fail("must be <= 3");
   w.loss_sigma = wl.non_negative_or("loss_sigma", 0.02);
@@ -315,6 +344,15 @@ StrategySpec parse_strategy(const JsonReader& r) {
 void parse_strategies(const JsonReader& list, ExperimentConfig& c) {
   for (const auto& sr : list.non_empty_elements()) {
     StrategySpec s = parse_strategy(sr);
+    if (c.cluster.typed() && !find_strategy(s.name, sr.where()).gpu_types) {
+      std::vector<std::string> typed;
+      for (const auto& info : strategy_infos())
+        if (info.gpu_types) typed.push_back(info.name);
+      sr.fail("strategy '" + s.name +
+              "' does not choose GPU types, so it cannot run on a cluster with cluster.pools "
+              "(strategies that do: " +
+              join_names(typed) + ")");
+    }
     for (const auto& other : c.strategies) {
       if (other.label == s.label) sr.fail("duplicate strategy label '" + s.label + "' (give a distinct \"label\")");
     }

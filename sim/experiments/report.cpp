@@ -290,6 +290,22 @@ std::string render_stats(const RunStats& st, Format f) {
 
 namespace {
 
+// Typed clusters: each pool's utilisation, allocated GPU-seconds / (its GPUs x makespan), aggregated over seeds.
+nlohmann::json pool_utilisation_json(const ExperimentConfig& c, const ExperimentResult& r, int level, int strategy) {
+  nlohmann::json by_type = nlohmann::json::object();
+  for (std::size_t p = 0; p < c.cluster.pools.size(); ++p) {
+    std::vector<double> v;
+    for (int s = 0; s < c.seeds; ++s) {
+      const auto& run = r.run(c, level, strategy, s);
+      if (!run.error.empty() || p >= run.metrics.pool_gpu_seconds.size()) continue;
+      const double denominator = static_cast<double>(c.cluster.pools[p].gpus()) * run.metrics.makespan_s;
+      v.push_back(denominator > 0.0 ? run.metrics.pool_gpu_seconds[p] / denominator : 0.0);
+    }
+    by_type[c.cluster.pools[p].gpu_type] = agg_json(aggregate(v));
+  }
+  return by_type;
+}
+
 // summary.json "cells": per (level, strategy) every metric aggregated over seeds, and the paired ratio to eight.
 nlohmann::json cells_json(const ExperimentConfig& c, const ExperimentResult& r) {
   const int eight = strategy_index(c, "eight");
@@ -303,6 +319,7 @@ nlohmann::json cells_json(const ExperimentConfig& c, const ExperimentResult& r) 
       for (const auto& m : metric_names())
         metrics[m] = agg_json(cell_aggregate(c, r, l, s, m));
       cell["metrics"] = metrics;
+      if (c.cluster.typed()) cell["gpu_utilisation_by_type"] = pool_utilisation_json(c, r, l, s);
       const PairedRatio pr = paired_ratio(c, r, l, s, eight);
       if (pr.available) cell["jct_ratio_to_eight"] = agg_json(pr.ratio);
       cells.push_back(cell);
@@ -499,10 +516,18 @@ std::string block_heading(const ExperimentConfig& c) {
   return out.str();
 }
 
-const char* const kJobsCsvHeader =
-    "level,strategy,seed,job_id,name,class,arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,"
-    "gpu_seconds,max_gpus,work_samples\n";
-const char* const kEventsCsvHeader = "level,strategy,seed,time_s,job_id,from_gpus,to_gpus,kind\n";
+// On a typed cluster (cluster.pools) both files end with a gpu_type column; untyped outputs are unchanged.
+std::string jobs_csv_header(const ExperimentConfig& c) {
+  return std::string(
+             "level,strategy,seed,job_id,name,class,arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,"
+             "gpu_seconds,max_gpus,work_samples") +
+         (c.cluster.typed() ? ",gpu_type\n" : "\n");
+}
+
+std::string events_csv_header(const ExperimentConfig& c) {
+  return std::string("level,strategy,seed,time_s,job_id,from_gpus,to_gpus,kind") +
+         (c.cluster.typed() ? ",gpu_type\n" : "\n");
+}
 
 std::string job_rows(const ExperimentConfig& c, const CellRun& run) {
   std::ostringstream out;
@@ -513,7 +538,9 @@ std::string job_rows(const ExperimentConfig& c, const CellRun& run) {
     out << prefix << j.id << ',' << csv_field(j.name) << ',' << csv_field(j.class_name) << ',' << num(j.arrival) << ','
         << num(j.first_start) << ',' << num(j.finish) << ',' << num(j.finish - j.arrival) << ','
         << num(j.first_start - j.arrival) << ',' << j.restarts << ',' << num(j.gpu_seconds) << ',' << j.max_gpus << ','
-        << num(j.work) << '\n';
+        << num(j.work);
+    if (c.cluster.typed()) out << ',' << csv_field(j.gpu_type);
+    out << '\n';
   }
   return out.str();
 }
@@ -524,29 +551,31 @@ std::string event_rows(const ExperimentConfig& c, const CellRun& run) {
                              csv_field(c.strategies[static_cast<std::size_t>(run.strategy)].label) + ',' +
                              std::to_string(run.seed) + ',';
   for (const auto& e : run.events) {
-    out << prefix << num(e.time) << ',' << e.job << ',' << e.from << ',' << e.to << ',' << to_string(e.kind) << '\n';
+    out << prefix << num(e.time) << ',' << e.job << ',' << e.from << ',' << e.to << ',' << to_string(e.kind);
+    if (c.cluster.typed()) out << ',' << csv_field(c.cluster.pools[static_cast<std::size_t>(e.pool)].gpu_type);
+    out << '\n';
   }
   return out.str();
 }
 
 std::string jobs_csv(const ExperimentConfig& c, const ExperimentResult& r) {
-  std::string out = kJobsCsvHeader;
+  std::string out = jobs_csv_header(c);
   for (const auto& run : r.runs)
     out += job_rows(c, run);
   return out;
 }
 
 std::string events_csv(const ExperimentConfig& c, const ExperimentResult& r) {
-  std::string out = kEventsCsvHeader;
+  std::string out = events_csv_header(c);
   for (const auto& run : r.runs)
     out += event_rows(c, run);
   return out;
 }
 
-void RunRowStream::begin(StagedOutput& out) {
+void RunRowStream::begin(StagedOutput& out, const ExperimentConfig& c) {
   out_ = &out;
-  out.append("jobs.csv", kJobsCsvHeader);
-  out.append("events.csv", kEventsCsvHeader);
+  out.append("jobs.csv", jobs_csv_header(c));
+  out.append("events.csv", events_csv_header(c));
 }
 
 void RunRowStream::add(const ExperimentConfig& c, const CellRun& run) {

@@ -55,7 +55,7 @@ std::string events_csv(const ExperimentConfig& c, const ExperimentResult& r);
 // jobs.csv and events.csv written run by run as runs finish (RunHooks::on_run), so no run's jobs are kept.
 class RunRowStream {
  public:
-  void begin(StagedOutput& out);  // the headers
+  void begin(StagedOutput& out, const ExperimentConfig& c);  // the headers
   void add(const ExperimentConfig& c, const CellRun& run);
 
  private:

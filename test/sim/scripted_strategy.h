@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,26 @@ class ScriptedStrategy final : public Strategy {
 
  private:
   std::function<std::vector<int>(const Snapshot&)> f_;
+};
+
+}  // namespace ringsched::test
+
+namespace ringsched::test {
+
+// Scripted decisions on a typed cluster: the function returns (GPUs, pool) per snapshot job.
+class ScriptedPoolStrategy final : public Strategy {
+ public:
+  using Script = std::function<std::pair<std::vector<int>, std::vector<int>>(const Snapshot&)>;
+  explicit ScriptedPoolStrategy(Script f) : f_(std::move(f)) {}
+  [[nodiscard]] std::string name() const override { return "scripted-pools"; }
+  Decision decide(const Snapshot& s) override {
+    Decision d;
+    std::tie(d.gpus, d.pools) = f_(s);
+    return d;
+  }
+
+ private:
+  Script f_;
 };
 
 }  // namespace ringsched::test

@@ -1,0 +1,98 @@
+// test/sim/experiments/test_typed_config.cpp — configs on a cluster with GPU types (cluster.pools): the example runs
+// end to end with a gpu_type column, rigid FIFO with oracle beliefs picks the fastest type, and what cannot run on
+// the types fails validation naming the JSON path, the class and the type.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "models/input_error.h"
+#include "sim/experiments/replicate.h"
+#include "sim/experiments/report.h"
+
+using namespace ringsched;
+
+namespace {
+
+nlohmann::json typed_example() {
+  std::ifstream in(std::string(RINGSCHED_SOURCE_DIR) + "/workloads/examples/typed-pools.json");
+  return nlohmann::json::parse(in);
+}
+
+std::string typed_error(const nlohmann::json& doc) {
+  try {
+    (void)parse_experiment(doc, "cfg.json", "");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("sim::Experiment: on a typed cluster oracle FIFO starts jobs on the fastest type with room", "[sim][pools]") {
+  nlohmann::json doc = typed_example();
+  doc["seeds"] = 1;
+  doc["workload"]["jobs"] = 12;
+  doc["levels"] = nlohmann::json::parse(R"([{"name": "light", "load": 0.1}])");
+  const ExperimentConfig c = parse_experiment(doc, "typed.json", "");
+  REQUIRE(c.cluster.typed());
+  const CellRun plain = run_cell(c, 0, 0, 0, true);   // fifo, no beliefs: the first pool with room (slow)
+  const CellRun oracle = run_cell(c, 0, 1, 0, true);  // fifo-fastest
+  REQUIRE(plain.error.empty());
+  REQUIRE(oracle.error.empty());
+  int slow = 0;
+  int fast = 0;
+  for (const auto& j : plain.jobs)
+    slow += j.gpu_type == "slow" ? 1 : 0;
+  for (const auto& j : oracle.jobs)
+    fast += j.gpu_type == "fast" ? 1 : 0;
+  CHECK(slow == 12);  // light load: the slow pool always has room
+  CHECK(fast == 12);  // and so has the fast one
+  CHECK(oracle.metrics.mean_jct_s < plain.metrics.mean_jct_s);
+  // Every job, every event names its type; the per-pool GPU-seconds add up to the total.
+  ExperimentResult r;
+  r.runs = {plain};
+  const ExperimentConfig one = [&] {
+    ExperimentConfig k = c;
+    k.strategies.resize(1);
+    return k;
+  }();
+  const std::string jobs = jobs_csv(one, r);
+  CHECK(jobs.rfind("level,strategy,seed,job_id,name,class,arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,"
+                   "gpu_seconds,max_gpus,work_samples,gpu_type\n",
+                   0) == 0);
+  CHECK(events_csv(one, r).find(",start,slow\n") != std::string::npos);
+  double total = 0.0;
+  for (double g : plain.metrics.pool_gpu_seconds)
+    total += g;
+  double sum_jobs = 0.0;
+  for (const auto& j : plain.jobs)
+    sum_jobs += j.gpu_seconds;
+  CHECK(total == Approx(sum_jobs).epsilon(1e-9));
+}
+
+TEST_CASE("sim::Experiment: a typed cluster refuses classes and strategies that cannot run on its types",
+          "[sim][pools]") {
+  using Catch::Contains;
+  nlohmann::json doc = typed_example();
+  doc["workload"]["catalog"]["classes"][0]["speed_by_type"].erase("fast");
+  CHECK_THAT(typed_error(doc), Contains("cfg.json: workload.catalog") && Contains("class 'cnn'") &&
+                                   Contains("no speed for GPU type 'fast'"));
+  doc = typed_example();
+  doc["workload"]["catalog"]["classes"][1]["speed_by_type"]["tpu"] = doc["workload"]["catalog"]["classes"][1]["speed"];
+  CHECK_THAT(typed_error(doc),
+             Contains("class 'transformer'") && Contains("GPU type 'tpu'") && Contains("types: slow, fast"));
+  doc = typed_example();
+  doc["strategies"] = nlohmann::json::array({"precompute"});
+  CHECK_THAT(typed_error(doc), Contains("cfg.json: strategies[0]") && Contains("does not choose GPU types") &&
+                                   Contains("strategies that do: fifo"));
+  doc = typed_example();
+  doc["workload"]["catalog"]["classes"][0]["gpus"] = {{"min", 33}, {"max", 40}};
+  doc["cluster"]["pools"][0]["nodes"] = 5;  // 40 slow GPUs, 16 fast: the largest pool has 40, the cluster 56
+  CHECK(typed_error(doc).empty());
+  doc["cluster"]["pools"][0]["nodes"] = 4;  // 32 + 16 = 48 >= 33, but no pool holds 33
+  CHECK_THAT(typed_error(doc), Contains("gpus.min 33 exceeds the largest pool (32 GPUs)"));
+}
