@@ -9,7 +9,6 @@
 #include <set>
 #include <stdexcept>
 
-#include "workloads/builtin_catalogs.h"
 #include "workloads/goodput_app.h"
 
 namespace ringsched {
@@ -102,22 +101,6 @@ Catalog pollux_goodput_catalog(const std::string& dir) {
     cat.classes.push_back(std::move(c));
   }
   return cat;
-}
-
-std::vector<std::string> data_folder_catalog_names() {
-  std::vector<std::string> names;
-  for (const char* n : {"pollux", "pollux-goodput"})
-    if (builtin_catalog_text(n).empty()) names.emplace_back(n);
-  return names;
-}
-
-bool is_data_folder_catalog(const std::string& name) {
-  const auto names = data_folder_catalog_names();
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-Catalog data_folder_catalog(const std::string& name, const std::string& dir) {
-  return name == "pollux-goodput" ? pollux_goodput_catalog(dir) : pollux_catalog(dir, 0.0);
 }
 
 }  // namespace ringsched

@@ -29,11 +29,4 @@ Catalog pollux_catalog(const std::string& dir, double work_sigma);
 // ncf keeps its submitted batch even under a batch-adapting scheduler (the artifact fixes it at 32768); GPUs 1..64.
 Catalog pollux_goodput_catalog(const std::string& dir);
 
-// The catalogs a config names that are built from a data folder (workload.pollux_dir, else the shipped one) rather
-// than embedded as JSON: "pollux" and "pollux-goodput", unless a built-in catalog takes the name.
-std::vector<std::string> data_folder_catalog_names();
-bool is_data_folder_catalog(const std::string& name);
-// The catalog `name` (one of data_folder_catalog_names()) from `dir`; "pollux" with work_sigma 0.
-Catalog data_folder_catalog(const std::string& name, const std::string& dir);
-
 }  // namespace ringsched

@@ -1,5 +1,6 @@
 // sim/cli/catalogs.cpp — `ringsched catalogs`: the built-in catalogs, or one of them (JSON for the embedded ones, a
 // class table for the two built from the shipped Pollux data).
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -7,6 +8,7 @@
 
 #include "sim/cli/commands.h"
 #include "workloads/catalog.h"
+#include "workloads/data_catalogs.h"
 #include "workloads/goodput_app.h"
 #include "workloads/json_reader.h"
 #include "workloads/pollux.h"
@@ -24,7 +26,11 @@ std::vector<std::string> all_names() {
 // One line per class: what a config may refer to and what the truth is made of.
 void print_class_table(const Catalog& cat) {
   std::cout << "# " << cat.name << ": " << cat.description << "\n# from " << cat.origin << "\n";
-  std::cout << "class         gpus    truth            batch                              work\n";
+  std::size_t width = 14;  // the widest class name + 2 (Gavel's job types are long)
+  for (const auto& c : cat.classes)
+    width = std::max(width, c.name.size() + 2);
+  std::cout << std::left << std::setw(static_cast<int>(width)) << "class"
+            << "gpus    truth            batch                              work\n";
   for (const auto& c : cat.classes) {
     std::ostringstream batch;
     std::ostringstream work;
@@ -34,12 +40,16 @@ void print_class_table(const Catalog& cat) {
       batch << "global " << c.goodput->init_batch_size() << ".." << c.goodput->max_batch_size()
             << (c.adaptive_batch ? " (adaptive)" : " (fixed)");
       work << c.goodput->max_epochs() << " epochs (by batch size)";
+    } else if (!c.speed_by_type.empty()) {
+      truth = "per GPU type";
+      batch << to_string(c.batch_mode) << " " << c.batch_size;
+      work << std::setprecision(4) << c.work_samples << " samples";
     } else {
       truth = "measured tables";
       batch << to_string(c.batch_mode) << " " << c.batch_size;
       work << std::setprecision(4) << c.work_samples << " samples";
     }
-    std::cout << std::left << std::setw(14) << c.name << std::setw(8)
+    std::cout << std::left << std::setw(static_cast<int>(width)) << c.name << std::setw(8)
               << (std::to_string(c.min_gpus) + ".." + std::to_string(c.max_gpus)) << std::setw(17) << truth
               << std::setw(35) << batch.str() << work.str() << "\n";
   }
@@ -51,19 +61,24 @@ Command add_catalogs_command(CLI::App& app) {
   struct Options {
     std::string show;
     std::string pollux_dir;
+    std::string gavel_dir;
   };
   auto o = std::make_shared<Options>();
   auto* c = app.add_subcommand("catalogs",
                                "List the built-in catalogs, or print one with --show NAME: the embedded ones as JSON "
-                               "(a starting point for your own catalog file), `pollux` and `pollux-goodput` (built "
-                               "from the shipped Pollux data) as a class table");
+                               "(a starting point for your own catalog file), `pollux`, `pollux-goodput` (built "
+                               "from the shipped Pollux data) and `gavel` (Gavel's throughputs) as a class table");
   c->add_option("--show", o->show, "Print this built-in catalog");
   c->add_option("--pollux-dir", o->pollux_dir, "Pollux data folder for pollux / pollux-goodput (default: the shipped)");
+  c->add_option("--gavel-dir", o->gavel_dir, "Gavel data folder for gavel (default: the shipped)");
   return {c, [o] {
-            const std::string dir = o->pollux_dir.empty() ? default_pollux_dir() : o->pollux_dir;
+            const auto dir = [&o](const DataCatalogInfo& d) {
+              const std::string& given = d.dir_key == "gavel_dir" ? o->gavel_dir : o->pollux_dir;
+              return given.empty() ? d.default_dir() : given;
+            };
             if (!o->show.empty()) {
-              if (is_data_folder_catalog(o->show)) {
-                print_class_table(data_folder_catalog(o->show, dir));
+              if (const DataCatalogInfo* d = find_data_catalog(o->show)) {
+                print_class_table(d->build(dir(*d)));
                 return 0;
               }
               const std::string text = builtin_catalog_text(o->show);
@@ -76,8 +91,8 @@ Command add_catalogs_command(CLI::App& app) {
             }
             for (const auto& n : builtin_catalog_names())
               std::cout << n << ": " << load_catalog(n).description << "\n";
-            for (const auto& n : data_folder_catalog_names())
-              std::cout << n << ": " << data_folder_catalog(n, dir).description << "\n";
+            for (const auto& d : data_catalogs())
+              std::cout << d.name << ": " << d.build(dir(d)).description << "\n";
             return 0;
           }};
 }

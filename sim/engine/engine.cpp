@@ -313,6 +313,11 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     r.state = JobState::kRunning;
     if (r.gp) r.gp->observe();
     r.rate = true_rate(id, r.gpus);
+    if (!pools_.empty() && !(r.rate > 0.0)) {
+      throw std::logic_error("strategy '" + strat_.name() + "' put job " + pub_[static_cast<std::size_t>(id)].name +
+                             " on " + std::to_string(r.gpus) + " " + pools_[static_cast<std::size_t>(r.pool)].gpu_type +
+                             " GPUs, where its class cannot run (throughput 0)");
+    }
     schedule_completion(id);
     const Belief* belief = beliefs_[static_cast<std::size_t>(id)].get();
     if (!r.gp && belief != nullptr && belief->wants_step_observations()) {

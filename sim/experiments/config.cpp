@@ -11,6 +11,7 @@
 #include "sim/fitting/measurement_tables.h"
 #include "strategies/registry.h"
 #include "traces/trace_format.h"
+#include "workloads/data_catalogs.h"
 #include "workloads/json_reader.h"
 #include "workloads/pollux.h"
 
@@ -30,25 +31,27 @@ std::string resolve_path(const std::string& file, const std::string& base_dir) {
 
 // ---- workload ----
 
-// "pollux" (unless a built-in catalog of that name exists) is the six Pollux applications of the data folder
-// (workload.pollux_dir, else the shipped one) with measured-table truth (workloads/pollux.h), work_sigma 0 (set
-// workload.work_sigma); anything else: load_catalog.
+// A data-folder catalog (workloads/data_catalogs.h: "pollux", "pollux-goodput", "gavel") is built from its folder
+// (its dir key, e.g. workload.pollux_dir, else the shipped one; "pollux" with work_sigma 0 unless workload.work_sigma);
+// anything else: load_catalog. A dir key is refused with any other catalog (it would be ignored).
 std::shared_ptr<const Catalog> load_experiment_catalog(const JsonReader& wl, const std::string& base_dir) {
   const auto cat = wl.at("catalog");
-  if (cat.is_object()) {
-    if (wl.has("pollux_dir")) wl.at("pollux_dir").fail("only with \"catalog\": \"pollux\" or \"pollux-goodput\"");
+  const DataCatalogInfo* data = cat.is_object() ? nullptr : find_data_catalog(cat.as_string());
+  for (const char* key : {"pollux_dir", "gavel_dir"}) {
+    if (!wl.has(key) || (data != nullptr && data->dir_key == key)) continue;
+    std::vector<std::string> owners;
+    for (const auto& d : data_catalogs())
+      if (d.dir_key == key) owners.push_back("\"" + d.name + "\"");
+    wl.at(key).fail("only with \"catalog\": " + join_names(owners));
+  }
+  if (cat.is_object())
     return std::make_shared<const Catalog>(parse_catalog(cat.value(), wl.file(), cat.path(), base_dir));
-  }
   const std::string name = cat.as_string();
-  const bool pollux = is_data_folder_catalog(name);
-  if (!pollux && wl.has("pollux_dir")) {
-    wl.at("pollux_dir").fail("only with \"catalog\": \"pollux\" or \"pollux-goodput\"");
-  }
   try {
-    if (pollux) {
+    if (data != nullptr) {
       const std::string dir =
-          wl.has("pollux_dir") ? resolve_path(wl.at("pollux_dir").as_string(), base_dir) : default_pollux_dir();
-      return std::make_shared<const Catalog>(data_folder_catalog(name, dir));
+          wl.has(data->dir_key) ? resolve_path(wl.at(data->dir_key).as_string(), base_dir) : data->default_dir();
+      return std::make_shared<const Catalog>(data->build(dir));
     }
     return std::make_shared<const Catalog>(load_catalog(name, base_dir));
   } catch (const InputError& e) {
@@ -211,7 +214,7 @@ void check_catalog_types(const Catalog& cat, const ClusterConfig& cl, const std:
 
 void parse_workload(const JsonReader& wl, const std::string& base_dir, ExperimentConfig& c) {
   wl.expect_object({"catalog", "jobs", "arrival", "speed_sigma", "loss_sigma", "trace", "batch_mode",
-                    "large_batch_penalty", "work_sigma", "pollux_dir"});
+                    "large_batch_penalty", "work_sigma", "pollux_dir", "gavel_dir"});
   WorkloadConfig& w = c.workload;
   w.catalog = apply_class_overrides(wl, load_experiment_catalog(wl, base_dir));
   try {

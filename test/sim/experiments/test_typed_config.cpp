@@ -96,3 +96,37 @@ TEST_CASE("sim::Experiment: a typed cluster refuses classes and strategies that 
   doc["cluster"]["pools"][0]["nodes"] = 4;  // 32 + 16 = 48 >= 33, but no pool holds 33
   CHECK_THAT(typed_error(doc), Contains("gpus.min 33 exceeds the largest pool (32 GPUs)"));
 }
+
+TEST_CASE("sim::Experiment: the gavel catalog on Gavel's 36 + 36 + 36 GPUs runs rigid FIFO per type", "[sim][pools]") {
+  const nlohmann::json doc = nlohmann::json::parse(R"({
+    "cluster": {"pools": [{"gpu_type": "v100", "nodes": 36, "gpus_per_node": 1},
+                          {"gpu_type": "p100", "nodes": 36, "gpus_per_node": 1},
+                          {"gpu_type": "k80", "nodes": 36, "gpus_per_node": 1}]},
+    "workload": {"catalog": "gavel", "jobs": 30, "arrival": {"process": "poisson"}},
+    "levels": [{"name": "r", "rate_per_hour": 2}],
+    "strategies": [{"name": "fifo", "beliefs": "oracle", "params": {"gpus": 1}}],
+    "restart": {"cost_s": 0}, "seeds": 1})");
+  const ExperimentConfig c = parse_experiment(doc, "gavel.json", "");
+  const CellRun run = run_cell(c, 0, 0, 0, false);
+  REQUIRE(run.error.empty());
+  // At 2 jobs/hour on 108 GPUs no job waits, and each starts on the type with its highest throughput.
+  const Catalog& cat = *c.workload.catalog;
+  for (const auto& j : run.jobs) {
+    const JobClass& cls = cat.classes[static_cast<std::size_t>(cat.find(j.class_name))];
+    std::string best;
+    double rate = -1.0;
+    for (const char* type : {"v100", "p100", "k80"}) {
+      if (class_throughput_on(cls, type, 1, 1) > rate) {
+        rate = class_throughput_on(cls, type, 1, 1);
+        best = type;
+      }
+    }
+    CHECK(j.gpu_type == best);
+    CHECK(j.first_start == j.arrival);
+  }
+  nlohmann::json wrong = doc;
+  wrong["workload"]["catalog"] = "pollux";
+  wrong["workload"]["gavel_dir"] = "x";
+  CHECK_THAT(typed_error(wrong),
+             Catch::Contains("workload.gavel_dir") && Catch::Contains("only with \"catalog\": \"gavel\""));
+}

@@ -1,0 +1,109 @@
+// workloads/gavel.cpp — reading Gavel's throughputs file and building the `gavel` catalog from it.
+#include "workloads/gavel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <regex>
+
+#include "models/input_error.h"
+#include "models/scale_table.h"
+#include "workloads/json_reader.h"
+
+namespace ringsched {
+namespace {
+
+// "('ResNet-18 (batch size 64)', 2)" -> ("ResNet-18 (batch size 64)", 2); false when malformed.
+bool parse_job_type(const std::string& key, std::string& model, int& scale_factor) {
+  static const std::regex re(R"(^\('(.+)', (\d{1,4})\)$)");
+  std::smatch m;
+  if (!std::regex_match(key, m, re)) return false;
+  model = m[1].str();
+  scale_factor = std::stoi(m[2].str());
+  return scale_factor >= 1;
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+GavelThroughputs read_gavel_throughputs(const std::string& path) {
+  const nlohmann::json doc = read_json_file(path);
+  const JsonReader top(doc, path);
+  if (!top.is_object()) top.fail("expected an object of GPU type -> job type -> throughputs");
+  GavelThroughputs t;
+  t.file = path;
+  std::map<std::string, std::vector<std::string>> keys_by_type;
+  for (const auto& [type, jobs] : doc.items()) {
+    if (ends_with(type, "_unconsolidated")) continue;  // not read by Gavel's simulator
+    const JsonReader by_job = top.at(type);
+    if (!by_job.is_object()) by_job.fail("expected an object of job type -> throughputs");
+    t.gpu_types.push_back(type);
+    for (const auto& [key, entry] : jobs.items()) {
+      std::string model;
+      int sf = 0;
+      const JsonReader e = by_job.at(key);
+      if (!parse_job_type(key, model, sf)) e.fail("not a job type of the form ('<model>', <scale factor>)");
+      if (!e.is_object() || !e.has("null")) e.fail("no isolated throughput (\"null\")");
+      const double tput = e.at("null").as_non_negative();
+      t.isolated[model][type].emplace_back(sf, tput);
+      keys_by_type[type].push_back(key);
+    }
+  }
+  if (t.gpu_types.empty()) top.fail("no GPU type");
+  for (const auto& [model, by_type] : t.isolated) {
+    t.models.push_back(model);
+    for (const auto& type : t.gpu_types) {
+      if (by_type.count(type) == 0) top.at(type).fail("no entry for job type '" + model + "'");
+    }
+  }
+  for (auto& [model, by_type] : t.isolated)
+    for (auto& [type, points] : by_type)
+      std::sort(points.begin(), points.end());
+  return t;
+}
+
+std::string default_gavel_dir() {
+  if (const char* env = std::getenv("RINGSCHED_GAVEL_DIR"); env != nullptr && *env != '\0') return env;
+  return std::string(RINGSCHED_SOURCE_DIR) + "/workloads/data/gavel";
+}
+
+Catalog gavel_catalog(const std::string& dir) {
+  const GavelThroughputs t = read_gavel_throughputs(dir + "/simulation_throughputs.json");
+  const std::string reference =
+      std::find(t.gpu_types.begin(), t.gpu_types.end(), "v100") != t.gpu_types.end() ? "v100" : t.gpu_types.front();
+  Catalog cat;
+  cat.name = "gavel";
+  cat.description = "Gavel's (OSDI'20) 26 job types with their measured throughputs per GPU type and scale factor";
+  cat.origin = t.file;
+  for (const std::string& model : t.models) {
+    JobClass c;
+    c.name = model;
+    c.description = "Gavel job type " + model + " (scale_table per GPU type from " + t.file + ")";
+    c.batch_mode = BatchMode::kFixedGlobal;
+    c.batch_size = 1.0;  // one sample = one step
+    c.model_size_mparams = 1.0;
+    c.min_gpus = 1;
+    const auto& by_type = t.isolated.at(model);
+    c.max_gpus = by_type.at(reference).back().first;
+    for (const auto& type : t.gpu_types) {
+      try {
+        c.speed_by_type.emplace_back(type, std::make_shared<const models::ScaleTableStepTime>(by_type.at(type)));
+      } catch (const std::invalid_argument& e) {
+        throw InputError(t.file + ": " + type + ": job type '" + model + "': " + e.what());
+      }
+    }
+    for (const auto& [type, model_ptr] : c.speed_by_type)
+      if (type == reference) c.speed = model_ptr;
+    const double v100_1 = by_type.at(reference).front().second;
+    c.work_samples = std::max(1.0, v100_1 * 60362.0);
+    c.weight = 1.0;
+    cat.classes.push_back(std::move(c));
+  }
+  return cat;
+}
+
+}  // namespace ringsched
