@@ -18,7 +18,8 @@ enum class Stream : std::uint64_t {
   kTraining = 4,
   kTrace = 5,
   kLoss = 6,
-  kAgentSteps = 7  // the steps a job's agent measures of its own runs (`agent` beliefs)
+  kAgentSteps = 7,  // the steps a job's agent measures of its own runs (`agent` beliefs)
+  kGavelJobs = 8,   // Gavel's job generator: scale factor, duration, job type (workloads/gavel_jobs.h)
 };
 
 std::uint64_t splitmix64(std::uint64_t x);

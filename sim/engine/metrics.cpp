@@ -12,20 +12,21 @@
 
 namespace ringsched {
 
-RunMetrics compute_metrics(const RunResult& run, int total_gpus) {
+RunMetrics compute_metrics(const RunResult& run, int total_gpus, const MeasureWindow& window) {
   RunMetrics m;
-  m.jobs = static_cast<int>(run.jobs.size());
-  if (run.jobs.empty()) return m;
   std::vector<double> jct;
   jct.reserve(run.jobs.size());
   double queue = 0.0;
   double restarts = 0.0;
   for (const auto& j : run.jobs) {
+    if (!window.contains(j.id)) continue;
     jct.push_back(j.finish - j.arrival);
     queue += j.first_start - j.arrival;
     restarts += j.restarts;
   }
-  const double n = static_cast<double>(run.jobs.size());
+  m.jobs = static_cast<int>(jct.size());
+  if (jct.empty()) return m;
+  const double n = static_cast<double>(jct.size());
   m.mean_jct_s = std::accumulate(jct.begin(), jct.end(), 0.0) / n;
   m.median_jct_s = models::quantile(jct, 0.5);
   m.p95_jct_s = models::quantile(jct, 0.95);
@@ -40,7 +41,7 @@ RunMetrics compute_metrics(const RunResult& run, int total_gpus) {
     m.fragmentation =
         m.makespan_s > 0.0 ? run.fragmented_gpu_seconds / (static_cast<double>(total_gpus) * m.makespan_s) : 0.0;
     m.mean_nodes_spanned = run.holding_job_seconds > 0.0 ? run.node_span_seconds / run.holding_job_seconds : 0.0;
-    m.migrations_per_job = static_cast<double>(run.migrations) / n;
+    m.migrations_per_job = static_cast<double>(run.migrations) / static_cast<double>(run.jobs.size());
   }
   return m;
 }

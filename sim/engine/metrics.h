@@ -34,7 +34,16 @@ struct RunMetrics {
   std::vector<double> pool_gpu_seconds;
 };
 
-RunMetrics compute_metrics(const RunResult& run, int total_gpus);
+// The measurement window of a run: the jobs whose ids are in [first, end) (workload.measure; Gavel measures jobs
+// 4000..4999 of a longer stream). The default measures every job.
+struct MeasureWindow {
+  int first = 0;
+  int end = -1;  // -1 = every job from `first` on
+  [[nodiscard]] bool contains(int id) const { return id >= first && (end < 0 || id < end); }
+};
+
+// JCT, queueing and restarts over the jobs in `window`; makespan, utilisation and placement over the whole run.
+RunMetrics compute_metrics(const RunResult& run, int total_gpus, const MeasureWindow& window = {});
 
 // The one table of per-run metrics: every output (summary.json, CSV, Markdown, sweep results, check) derives its
 // names, units and labels from it. A new metric is a RunMetrics field, its computation in compute_metrics and one

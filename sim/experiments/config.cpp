@@ -185,6 +185,14 @@ void parse_trace(const JsonReader& tr, const std::string& base_dir, ExperimentCo
   c.workload.trace = std::make_shared<const Trace>(std::move(trace));
 }
 
+// workload.measure {from_job, to_job}: the JCT metrics are taken over jobs from_job .. to_job - 1 only.
+void parse_measure(const JsonReader& m, ExperimentConfig& c) {
+  m.expect_object({"from_job", "to_job"});
+  const int jobs = c.workload.jobs;
+  c.workload.measure.first = static_cast<int>(m.at("from_job").as_integer_in(0, std::max(0, jobs - 1)));
+  c.workload.measure.end = static_cast<int>(m.at("to_job").as_integer_in(c.workload.measure.first + 1, jobs));
+}
+
 // On a typed cluster every class runs on every pool's type: a speed per type (speed_by_type) for each pool, no type
 // the cluster lacks, no goodput-model class (not per type yet), and a minimum that fits the largest pool.
 void check_catalog_types(const Catalog& cat, const ClusterConfig& cl, const std::string& where) {
@@ -214,7 +222,7 @@ void check_catalog_types(const Catalog& cat, const ClusterConfig& cl, const std:
 
 void parse_workload(const JsonReader& wl, const std::string& base_dir, ExperimentConfig& c) {
   wl.expect_object({"catalog", "jobs", "arrival", "speed_sigma", "loss_sigma", "trace", "batch_mode",
-                    "large_batch_penalty", "work_sigma", "pollux_dir", "gavel_dir"});
+                    "large_batch_penalty", "work_sigma", "pollux_dir", "gavel_dir", "measure"});
   WorkloadConfig& w = c.workload;
   w.catalog = apply_class_overrides(wl, load_experiment_catalog(wl, base_dir));
   try {
@@ -240,9 +248,10 @@ void parse_workload(const JsonReader& wl, const std::string& base_dir, Experimen
     } catch (const InputError& e) {
       throw InputError(tr->at("file").where() + ": " + e.what());
     }
-    return;
+  } else {
+    w.jobs = static_cast<int>(wl.at("jobs").as_integer_in(1, 10'000'000));
   }
-  w.jobs = static_cast<int>(wl.at("jobs").as_integer_in(1, 10'000'000));
+  if (auto m = wl.maybe("measure")) parse_measure(*m, c);
 }
 
 // ---- levels ----
@@ -271,6 +280,20 @@ bool resolve_rate(const JsonReader& holder, const ExperimentConfig& c, LevelSpec
   return false;
 }
 
+// workload.arrival of process "gavel": multi-GPU jobs or not, and the GPU type durations are measured on (a type
+// every class has a speed on).
+void parse_gavel_arrival(const JsonReader& arrival, ExperimentConfig& c) {
+  c.workload.gavel_multi_gpu = arrival.bool_or("multi_gpu", false);
+  c.workload.gavel_reference_type = arrival.string_or("reference_gpu_type", "v100");
+  for (const JobClass& cls : c.workload.catalog->classes) {
+    if (speed_on(cls, c.workload.gavel_reference_type) == nullptr) {
+      (arrival.has("reference_gpu_type") ? arrival.at("reference_gpu_type") : arrival)
+          .fail("class '" + cls.name + "' has no speed on GPU type '" + c.workload.gavel_reference_type +
+                "', which Gavel's generator measures durations on (use \"catalog\": \"gavel\")");
+    }
+  }
+}
+
 void parse_levels(const JsonReader& r, ExperimentConfig& c) {
   const auto wl = r.at("workload");
   if (c.workload.trace) {
@@ -280,11 +303,17 @@ void parse_levels(const JsonReader& r, ExperimentConfig& c) {
     return;
   }
   const auto arrival = wl.at("arrival");
-  arrival.expect_object({"process", "load", "rate_per_hour"});
+  arrival.expect_object({"process", "load", "rate_per_hour", "multi_gpu", "reference_gpu_type"});
   const auto process = arrival.at("process");
-  if (process.as_string() != "poisson") {
-    process.fail("unknown arrival process '" + process.as_string() + "' (valid: poisson)");
+  c.workload.arrival_process = process.as_string();
+  if (c.workload.arrival_process != "poisson" && c.workload.arrival_process != "gavel") {
+    process.fail("unknown arrival process '" + process.as_string() + "' (valid: poisson, gavel)");
   }
+  const bool gavel = c.workload.arrival_process == "gavel";
+  for (const char* key : {"multi_gpu", "reference_gpu_type"}) {
+    if (!gavel && arrival.has(key)) arrival.at(key).fail("only with \"process\": \"gavel\"");
+  }
+  if (gavel) parse_gavel_arrival(arrival, c);
   if (auto levels = r.maybe("levels")) {
     if (arrival.has("load") || arrival.has("rate_per_hour")) {
       arrival.fail("give load/rate_per_hour either here or in levels, not both");
@@ -298,6 +327,7 @@ void parse_levels(const JsonReader& r, ExperimentConfig& c) {
         if (other.name == level.name) lr.at("name").fail("duplicate level name '" + level.name + "'");
       }
       if (!resolve_rate(lr, c, level)) lr.fail("needs load or rate_per_hour");
+      if (gavel && lr.has("load")) lr.at("load").fail("Gavel's arrivals take rate_per_hour (jobs per hour), not load");
       c.levels.push_back(level);
     }
     return;
@@ -305,6 +335,7 @@ void parse_levels(const JsonReader& r, ExperimentConfig& c) {
   LevelSpec level;
   level.name = "default";
   if (!resolve_rate(arrival, c, level)) arrival.fail("needs load or rate_per_hour (or give top-level levels)");
+  if (gavel && arrival.has("load")) arrival.at("load").fail("Gavel's arrivals take rate_per_hour (jobs per hour)");
   c.levels.push_back(level);
 }
 

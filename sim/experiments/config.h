@@ -15,6 +15,7 @@
 #include "sim/beliefs/history_training.h"
 #include "sim/cluster/cluster_config.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/metrics.h"
 #include "traces/trace_workload.h"
 
 namespace ringsched {
@@ -43,6 +44,12 @@ struct WorkloadConfig {
   TraceWorkloadSpec trace_spec;            // the trace's own settings (class, time_scale, max_gpus, oversize)
   std::string trace_file;                  // workload.trace.file as written in the config (for outputs)
   TraceNotes trace_notes;                  // what the run does to the trace (truncation, oversize, offered load)
+  // workload.arrival.process: "poisson" (each job's class by weight, its work the class's) or "gavel" (Gavel's job
+  // generator, workloads/gavel_jobs.h, with arrival.multi_gpu and arrival.reference_gpu_type).
+  std::string arrival_process = "poisson";
+  bool gavel_multi_gpu = false;
+  std::string gavel_reference_type = "v100";
+  MeasureWindow measure;  // workload.measure: the jobs the JCT metrics are taken over
 };
 
 // `beliefs`: how the belief sources are built.

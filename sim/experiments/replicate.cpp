@@ -2,6 +2,8 @@
 // engine.
 #include "sim/experiments/replicate.h"
 
+#include "workloads/gavel_jobs.h"
+
 #include "models/table_speed.h"
 #include "sim/engine/observers.h"
 #include "sim/engine/optimality_gap.h"
@@ -18,6 +20,14 @@ Workload make_workload(const ExperimentConfig& config, int level, std::uint64_t 
     spec.speed_sigma = w.speed_sigma;
     spec.gpus_per_node = config.cluster.gpus_per_node;
     return workload_from_trace(*w.trace, w.catalog, spec, seed);
+  }
+  if (w.arrival_process == "gavel") {
+    GavelJobsSpec g;
+    g.rate_per_s = config.levels[static_cast<std::size_t>(level)].rate_per_s;
+    g.jobs = w.jobs;
+    g.multi_gpu = w.gavel_multi_gpu;
+    g.reference_type = w.gavel_reference_type;
+    return generate_gavel_workload(w.catalog, g, seed);
   }
   PoissonSpec spec;
   spec.rate_per_s = config.levels[static_cast<std::size_t>(level)].rate_per_s;
@@ -76,7 +86,7 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
   cell.table_lookups = ts.lookups;
   cell.table_clamped = ts.clamped;
   cell.table_clamps = models::thread_table_clamps();  // unordered: reports order them by catalog
-  cell.metrics = compute_metrics(rr, config.total_gpus());
+  cell.metrics = compute_metrics(rr, config.total_gpus(), config.workload.measure);
   if (gap != nullptr) set_gap_metrics(cell.metrics, gap->gaps());
   cell.belief_score = std::move(rr.belief_score);
   cell.events_processed = rr.events_processed;

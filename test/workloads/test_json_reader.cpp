@@ -88,10 +88,11 @@ TEST_CASE("workloads::JsonReader: paths through a whole experiment config", "[wo
       Equals("e.json: workload.arrival.load: must be > 0, got -0.5"));
   CHECK_THAT(
       parse(head + R"("workload": {"catalog": "paper", "jobs": 5, "arrival": {"process": "poisson", "lod": 0.5}}})"),
-      Equals("e.json: workload.arrival.lod: unknown key (valid keys here: process, load, rate_per_hour)"));
+      Equals("e.json: workload.arrival.lod: unknown key (valid keys here: process, load, rate_per_hour, multi_gpu, "
+             "reference_gpu_type)"));
   CHECK_THAT(
       parse(head + R"("workload": {"catalog": "paper", "jobs": 5, "arrival": {"process": "hawkes", "load": 1}}})"),
-      Equals("e.json: workload.arrival.process: unknown arrival process 'hawkes' (valid: poisson)"));
+      Equals("e.json: workload.arrival.process: unknown arrival process 'hawkes' (valid: poisson, gavel)"));
   CHECK_THAT(parse(head + R"("workload": {"catalog": "paper", "arrival": {"process": "poisson", "load": 1}}})"),
              Equals("e.json: workload.jobs: required key is missing"));
 }

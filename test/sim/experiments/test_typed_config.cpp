@@ -130,3 +130,39 @@ TEST_CASE("sim::Experiment: the gavel catalog on Gavel's 36 + 36 + 36 GPUs runs 
   CHECK_THAT(typed_error(wrong),
              Catch::Contains("workload.gavel_dir") && Catch::Contains("only with \"catalog\": \"gavel\""));
 }
+
+TEST_CASE("sim::Experiment: Gavel arrivals and a measurement window in a config", "[sim][pools][gavel]") {
+  nlohmann::json doc = nlohmann::json::parse(R"({
+    "cluster": {"pools": [{"gpu_type": "v100", "nodes": 4, "gpus_per_node": 1},
+                          {"gpu_type": "p100", "nodes": 4, "gpus_per_node": 1},
+                          {"gpu_type": "k80", "nodes": 4, "gpus_per_node": 1}]},
+    "workload": {"catalog": "gavel", "jobs": 40, "arrival": {"process": "gavel"},
+                 "measure": {"from_job": 10, "to_job": 30}},
+    "levels": [{"name": "r", "rate_per_hour": 0.4}],
+    "strategies": [{"name": "fifo", "beliefs": "oracle", "params": {"gpus": 1}}],
+    "restart": {"cost_s": 0}, "seeds": 1})");
+  const ExperimentConfig c = parse_experiment(doc, "gavel.json", "");
+  CHECK(c.workload.arrival_process == "gavel");
+  CHECK(c.workload.measure.first == 10);
+  const CellRun run = run_cell(c, 0, 0, 0, false);
+  REQUIRE(run.error.empty());
+  CHECK(run.metrics.jobs == 20);
+  double sum = 0.0;
+  for (int id = 10; id < 30; ++id)
+    sum += run.jobs[static_cast<std::size_t>(id)].finish - run.jobs[static_cast<std::size_t>(id)].arrival;
+  CHECK(run.metrics.mean_jct_s == Approx(sum / 20.0).epsilon(1e-12));
+  using Catch::Contains;
+  nlohmann::json bad = doc;
+  bad["levels"][0] = {{"name", "r"}, {"load", 0.5}};
+  CHECK_THAT(typed_error(bad), Contains("levels[0].load") && Contains("rate_per_hour"));
+  bad = doc;
+  bad["workload"]["measure"]["to_job"] = 41;
+  CHECK_THAT(typed_error(bad), Contains("workload.measure.to_job"));
+  bad = doc;
+  bad["workload"]["arrival"]["process"] = "poisson";
+  bad["workload"]["arrival"]["multi_gpu"] = true;
+  CHECK_THAT(typed_error(bad), Contains("workload.arrival.multi_gpu") && Contains("only with"));
+  bad = doc;
+  bad["workload"]["arrival"]["reference_gpu_type"] = "a100";
+  CHECK_THAT(typed_error(bad), Contains("reference_gpu_type") && Contains("no speed on GPU type 'a100'"));
+}
