@@ -1,0 +1,82 @@
+// strategies/gavel_allocation.cpp — Gavel's max-min fairness programs, stated for CLP.
+#include "strategies/gavel_allocation.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "models/lp.h"
+
+namespace ringsched {
+namespace {
+
+void check_sizes(const GavelProblem& p) {
+  const std::size_t m = p.throughput.size();
+  if (p.scale_factor.size() != m || p.priority_weight.size() != m) {
+    throw std::invalid_argument("gavel allocation: one scale factor and priority weight per job");
+  }
+  for (const auto& row : p.throughput) {
+    if (row.size() != p.workers.size()) throw std::invalid_argument("gavel allocation: one throughput per GPU type");
+  }
+}
+
+}  // namespace
+
+GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
+  check_sizes(p);
+  const std::size_t m = p.throughput.size();
+  const std::size_t n = p.workers.size();
+  GavelAllocation out;
+  out.x.assign(m, std::vector<double>(n, 0.0));
+  if (m == 0) {
+    out.optimal = true;
+    return out;
+  }
+  double total_workers = 0.0;
+  for (int w : p.workers)
+    total_workers += w;
+  models::LinearProgram lp;
+  std::vector<std::vector<int>> var(m, std::vector<int>(n, -1));
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t k = 0; k < n; ++k)
+      var[i][k] = lp.add_variable(0.0, models::kLpInfinity, 0.0);
+  const int t = lp.add_variable(-models::kLpInfinity, models::kLpInfinity, 1.0);
+  lp.maximise();
+  for (std::size_t i = 0; i < m; ++i) {
+    const auto tput = [&](std::size_t k) { return perf ? p.throughput[i][k] : 1.0; };
+    double proportional = 0.0;  // P[i]
+    for (std::size_t k = 0; k < n; ++k)
+      proportional += tput(k) * p.workers[k] / total_workers;
+    if (!(proportional > 0.0)) {
+      for (std::size_t k = 0; k < n; ++k)
+        lp.add_row({{var[i][k], 1.0}}, 0.0, 0.0);  // runs nowhere: nothing
+      continue;
+    }
+    std::vector<std::pair<int, double>> terms;
+    for (std::size_t k = 0; k < n; ++k)
+      terms.emplace_back(var[i][k], tput(k) * p.scale_factor[i] / (p.priority_weight[i] * proportional));
+    terms.emplace_back(t, -1.0);
+    lp.add_row(terms, 0.0, models::kLpInfinity);  // sum_k c x - t >= 0
+    std::vector<std::pair<int, double>> budget;
+    for (std::size_t k = 0; k < n; ++k)
+      budget.emplace_back(var[i][k], 1.0);
+    lp.add_row(budget, -models::kLpInfinity, 1.0);
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    std::vector<std::pair<int, double>> capacity;
+    for (std::size_t i = 0; i < m; ++i)
+      capacity.emplace_back(var[i][k], static_cast<double>(p.scale_factor[i]));
+    lp.add_row(capacity, -models::kLpInfinity, static_cast<double>(p.workers[k]));
+  }
+  const models::LpSolution s = lp.solve();
+  out.optimal = s.optimal;
+  out.status = s.status;
+  if (!s.optimal) return out;
+  out.objective = s.objective;
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t k = 0; k < n; ++k)
+      out.x[i][k] = std::clamp(s.x[static_cast<std::size_t>(var[i][k])], 0.0, 1.0);
+  return out;
+}
+
+}  // namespace ringsched

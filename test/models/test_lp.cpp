@@ -1,0 +1,60 @@
+// test/models/test_lp.cpp — the LP wrapper over CLP: small programs solved by hand, infeasible and unbounded ones,
+// and bad input.
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+
+#include "models/lp.h"
+
+using namespace ringsched::models;
+
+TEST_CASE("models::LinearProgram: a two-variable program solved by hand", "[models][lp]") {
+  // maximise 3x + 2y s.t. x + y <= 4, x + 3y <= 6, 0 <= x <= 3, y >= 0: vertex (3, 1), objective 11.
+  LinearProgram lp;
+  const int x = lp.add_variable(0.0, 3.0, 3.0);
+  const int y = lp.add_variable(0.0, kLpInfinity, 2.0);
+  lp.add_row({{x, 1.0}, {y, 1.0}}, -kLpInfinity, 4.0);
+  lp.add_row({{x, 1.0}, {y, 3.0}}, -kLpInfinity, 6.0);
+  lp.maximise();
+  const LpSolution s = lp.solve();
+  REQUIRE(s.optimal);
+  CHECK(s.status == "optimal");
+  CHECK(s.objective == Approx(11.0));
+  CHECK(s.x[0] == Approx(3.0));
+  CHECK(s.x[1] == Approx(1.0));
+}
+
+TEST_CASE("models::LinearProgram: minimisation, equality rows and an unused variable", "[models][lp]") {
+  // minimise x + 2y + 0z s.t. x + y = 3, x - y >= -1, x <= 1: x = 1, y = 2, objective 5.
+  LinearProgram lp;
+  const int x = lp.add_variable(-kLpInfinity, 1.0, 1.0);
+  const int y = lp.add_variable(0.0, kLpInfinity, 2.0);
+  (void)lp.add_variable(0.0, 1.0, 0.0);
+  lp.add_row({{x, 1.0}, {y, 1.0}}, 3.0, 3.0);
+  lp.add_row({{x, 1.0}, {y, -1.0}}, -1.0, kLpInfinity);
+  const LpSolution s = lp.solve();
+  REQUIRE(s.optimal);
+  CHECK(s.objective == Approx(5.0));
+  CHECK(s.x.size() == 3);
+  CHECK(s.x[0] == Approx(1.0));
+  CHECK(s.x[1] == Approx(2.0));
+}
+
+TEST_CASE("models::LinearProgram: infeasible and unbounded programs say so, bad input throws", "[models][lp]") {
+  LinearProgram infeasible;
+  const int a = infeasible.add_variable(0.0, 1.0, 1.0);
+  infeasible.add_row({{a, 1.0}}, 2.0, kLpInfinity);
+  const LpSolution i = infeasible.solve();
+  CHECK_FALSE(i.optimal);
+  CHECK(i.status == "infeasible");
+  CHECK(i.x.empty());
+  LinearProgram unbounded;
+  (void)unbounded.add_variable(0.0, kLpInfinity, 1.0);
+  unbounded.maximise();
+  const LpSolution u = unbounded.solve();
+  CHECK_FALSE(u.optimal);
+  CHECK(u.status == "unbounded");
+  LinearProgram bad;
+  CHECK_THROWS_AS(bad.add_row({{0, 1.0}}, 0.0, 1.0), std::invalid_argument);
+  CHECK_THROWS_AS(bad.add_variable(0.0, NAN, 1.0), std::invalid_argument);
+}

@@ -1,0 +1,62 @@
+// test/strategies/test_gavel_allocation.cpp — Gavel's max-min programs on the example of its own tests
+// (tests/policies_tests.py test_max_min_fairness_with_perf), solved by hand: t* = 48/31 with a unique allocation.
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+
+#include "strategies/gavel_allocation.h"
+
+using namespace ringsched;
+
+namespace {
+
+// Types in the order (v100, p100, k80); job 0: 2, 1, 0.5 steps/s; job 1: 3, 2, 1; N = 1, 2, 3; s = w = 1.
+GavelProblem two_jobs() {
+  GavelProblem p;
+  p.throughput = {{2.0, 1.0, 0.5}, {3.0, 2.0, 1.0}};
+  p.scale_factor = {1, 1};
+  p.priority_weight = {1.0, 1.0};
+  p.workers = {1, 2, 3};
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("strategies::GavelAllocation: heterogeneity-aware max-min on Gavel's test case, by hand", "[gavel]") {
+  // P0 = (2 + 2 + 1.5) / 6 = 11/12, P1 = (3 + 4 + 3) / 6 = 5/3, so c0 = (24/11, 12/11, 6/11), c1 = (9/5, 6/5, 3/5).
+  // At job 0 = (13/31, 18/31, 0), job 1 = (18/31, 13/31, 0): (24 x 13 + 12 x 18) / (11 x 31) = 48/31 and
+  // (9 x 18 + 6 x 13) / (5 x 31) = 48/31, the one V100 full, both jobs' time budgets full: t* = 48/31.
+  const GavelAllocation a = max_min_fairness(two_jobs(), true);
+  REQUIRE(a.optimal);
+  CHECK(a.objective == Approx(48.0 / 31.0).epsilon(1e-9));
+  CHECK(a.x[0][0] == Approx(13.0 / 31.0).epsilon(1e-9));
+  CHECK(a.x[0][1] == Approx(18.0 / 31.0).epsilon(1e-9));
+  CHECK(a.x[0][2] == Approx(0.0).margin(1e-9));
+  CHECK(a.x[1][0] == Approx(18.0 / 31.0).epsilon(1e-9));
+  CHECK(a.x[1][1] == Approx(13.0 / 31.0).epsilon(1e-9));
+  CHECK(a.x[1][2] == Approx(0.0).margin(1e-9));
+}
+
+TEST_CASE("strategies::GavelAllocation: LAS ignores throughputs and evens out GPUs per weight", "[gavel]") {
+  GavelProblem p = two_jobs();
+  const GavelAllocation las = max_min_fairness(p, false);
+  REQUIRE(las.optimal);
+  CHECK(las.objective == Approx(1.0));  // each job can have a whole GPU (6 GPUs, 2 jobs)
+  // Three 1-GPU jobs and one 4-GPU job of weight 1 on 4 GPUs of one type: every job gets the same s x time: t with
+  // 3 t + 4 (t / 4) = 4 -> t = 1.
+  GavelProblem q;
+  q.throughput = {{1.0}, {1.0}, {1.0}, {1.0}};
+  q.scale_factor = {1, 1, 1, 4};
+  q.priority_weight = {1.0, 1.0, 1.0, 1.0};
+  q.workers = {4};
+  const GavelAllocation r = max_min_fairness(q, false);
+  REQUIRE(r.optimal);
+  CHECK(r.objective == Approx(1.0));
+  CHECK(r.x[3][0] == Approx(0.25));  // 4 GPUs a quarter of the time: one GPU's worth
+  // Weight 2 halves a job's value per unit of time: it gets twice the time for the same t.
+  q.priority_weight = {1.0, 1.0, 1.0, 2.0};
+  const GavelAllocation w2 = max_min_fairness(q, false);
+  REQUIRE(w2.optimal);
+  CHECK(w2.objective * 3.0 + 4.0 * (2.0 * w2.objective / 4.0) == Approx(4.0));  // 3 t + 4 x3 = 4, x3 = 2t / 4
+  CHECK_THROWS_AS(max_min_fairness(GavelProblem{{{1.0}}, {1, 1}, {1.0}, {1}}, true), std::invalid_argument);
+}
