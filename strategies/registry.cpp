@@ -9,9 +9,20 @@ namespace ringsched {
 namespace {
 
 std::vector<StrategyInfo> builtin_infos() {
-  return {eight_strategy_info(),   precompute_strategy_info(), optimus_strategy_info(),  exploratory_strategy_info(),
-          optimal_strategy_info(), srtf_strategy_info(),       tiresias_strategy_info(), afs_strategy_info(),
-          pollux_strategy_info(),  fifo_strategy_info()};
+  return {eight_strategy_info(),
+          precompute_strategy_info(),
+          optimus_strategy_info(),
+          exploratory_strategy_info(),
+          optimal_strategy_info(),
+          srtf_strategy_info(),
+          tiresias_strategy_info(),
+          afs_strategy_info(),
+          pollux_strategy_info(),
+          fifo_strategy_info(),
+          gavel_fifo_strategy_info(),
+          gavel_fifo_perf_strategy_info(),
+          max_min_fairness_strategy_info(),
+          max_min_fairness_perf_strategy_info()};
 }
 
 struct Registry {

@@ -21,6 +21,8 @@ struct StrategyInfo {
   std::vector<std::string> params;  // accepted parameter keys (documented in the description)
   // Chooses a GPU type for every job (Decision::pools), so it runs on a cluster with cluster.pools.
   bool gpu_types = false;
+  // Runs only there (Gavel's policies): configs without cluster.pools refuse it, and `--strategies all` leaves it out.
+  bool needs_gpu_types = false;
   // Builds a fresh instance (one per replicate). `params` is an object holding only keys from `params`.
   std::function<std::unique_ptr<Strategy>(const JsonReader& params)> make;
 };
@@ -46,5 +48,10 @@ StrategyInfo srtf_strategy_info();      // strategies/srtf.cpp
 StrategyInfo tiresias_strategy_info();  // strategies/tiresias.cpp
 StrategyInfo afs_strategy_info();       // strategies/afs.cpp
 StrategyInfo pollux_strategy_info();    // strategies/pollux.cpp
+// Gavel's policies on its round mechanism (strategies/gavel.cpp).
+StrategyInfo gavel_fifo_strategy_info();
+StrategyInfo gavel_fifo_perf_strategy_info();
+StrategyInfo max_min_fairness_strategy_info();
+StrategyInfo max_min_fairness_perf_strategy_info();
 
 }  // namespace ringsched

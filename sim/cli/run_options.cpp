@@ -39,8 +39,14 @@ void add_run_options(CLI::App* cmd, RunOptions& o) {
                 "(docs/topology.md)");
 }
 
-std::vector<std::string> strategy_list(const std::string& arg) {
-  if (arg == "all") return strategy_names();
+// "all": every strategy that runs on the config's cluster (with GPU pools: those that choose types).
+std::vector<std::string> strategy_list(const std::string& arg, bool typed) {
+  if (arg == "all") {
+    std::vector<std::string> names;
+    for (const auto& info : strategy_infos())
+      if (typed ? info.gpu_types : !info.needs_gpu_types) names.push_back(info.name);
+    return names;
+  }
   std::vector<std::string> names;
   std::string cur;
   for (char ch : arg + ",") {
@@ -59,10 +65,21 @@ void apply_run_options(nlohmann::json& doc, const RunOptions& o) {
   if (o.seeds) doc["seeds"] = *o.seeds;
   if (o.restart_cost) doc["restart"]["cost_s"] = *o.restart_cost;
   if (o.optimality_gap) doc["output"]["optimality_gap"] = true;
-  if (o.jobs && doc.contains("workload") && doc["workload"].is_object()) doc["workload"]["jobs"] = *o.jobs;
+  if (o.jobs && doc.contains("workload") && doc["workload"].is_object()) {
+    nlohmann::json& wl = doc["workload"];
+    wl["jobs"] = *o.jobs;
+    // A quick run with fewer jobs than the measurement window reaches measures every job, and says so.
+    if (wl.contains("measure") && wl["measure"].is_object() && wl["measure"].contains("to_job") &&
+        wl["measure"]["to_job"].is_number() && wl["measure"]["to_job"].get<double>() > static_cast<double>(*o.jobs)) {
+      std::fprintf(stderr, "ringsched: note: --jobs %d is below workload.measure.to_job; measuring every job\n",
+                   *o.jobs);
+      wl.erase("measure");
+    }
+  }
   if (o.strategies.empty()) return;
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& n : strategy_list(o.strategies)) {
+  const bool typed = doc.contains("cluster") && doc["cluster"].is_object() && doc["cluster"].contains("pools");
+  for (const auto& n : strategy_list(o.strategies, typed)) {
     const auto pos = n.find('[');
     if (pos != std::string::npos && n.back() == ']') {
       list.push_back({{"name", n.substr(0, pos)}, {"beliefs", n.substr(pos + 1, n.size() - pos - 2)}});

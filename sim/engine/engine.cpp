@@ -57,6 +57,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // absurd input (a work of 1e300 samples, a trace time in the far future) and stop the run with a message naming the
 // job instead of looping or overflowing the clock.
 constexpr double kMaxSimTime = 1e12;
+constexpr int kMaxIdleRounds = 10000;
 
 std::string seconds_text(double v) {
   char buf[48];
@@ -211,6 +212,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
         if (cfg_.progress && (result_.events_processed & 0xFFFF) == 0) report_progress();
       }
       if (decide && active_count_ > 0) run_strategy();
+      if (decide && round_based()) check_idle_rounds();
       if (checker_) check();
       if (heap_.empty() && active_count_ > 0) {
         throw std::logic_error("strategy '" + strat_.name() + "' left " + std::to_string(active_count_) +
@@ -227,6 +229,18 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       result_.holding_job_seconds = pt.holding_job_seconds;
     }
     return std::move(result_);
+  }
+
+  // Round-based scheduling ticks on while jobs remain, so a strategy that never runs the jobs left would tick to
+  // the horizon: after kMaxIdleRounds decisions in a row with every job arrived and none holding GPUs, stop.
+  void check_idle_rounds() {
+    const bool all_arrived = finished_ + active_count_ == static_cast<int>(rt_.size());
+    idle_rounds_ = (all_arrived && active_count_ > 0 && holders_.empty()) ? idle_rounds_ + 1 : 0;
+    if (idle_rounds_ >= kMaxIdleRounds) {
+      throw std::logic_error("strategy '" + strat_.name() + "' left " + std::to_string(active_count_) +
+                             " job(s) waiting for " + std::to_string(kMaxIdleRounds) +
+                             " rounds with nothing running and no arrival to come (a job larger than any GPU pool?)");
+    }
   }
 
   void report_progress() {
@@ -868,6 +882,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   std::vector<int> active_;                        // dense mode; in incremental mode only kept for the checker
   int active_count_ = 0;                           // arrived, unfinished jobs
   int in_use_ = 0;                                 // GPUs held by active jobs
+  int idle_rounds_ = 0;                            // round-based: decisions in a row with jobs left, none running
   std::vector<PoolInfo> pools_;                    // typed clusters: cluster.pools; empty on the untyped cluster
   std::vector<int> pool_in_use_;                   // typed clusters: GPUs held per pool
   bool incremental_ = false;                       // decide_changes with by_id_ instead of decide with views_

@@ -284,6 +284,11 @@ bool resolve_rate(const JsonReader& holder, const ExperimentConfig& c, LevelSpec
 // every class has a speed on).
 void parse_gavel_arrival(const JsonReader& arrival, ExperimentConfig& c) {
   c.workload.gavel_multi_gpu = arrival.bool_or("multi_gpu", false);
+  if (c.workload.gavel_multi_gpu && c.cluster.largest_pool_gpus() < 8) {
+    arrival.at("multi_gpu")
+        .fail("Gavel's multi-GPU jobs ask for up to 8 GPUs of one type; the largest pool has " +
+              std::to_string(c.cluster.largest_pool_gpus()));
+  }
   c.workload.gavel_reference_type = arrival.string_or("reference_gpu_type", "v100");
   for (const JobClass& cls : c.workload.catalog->classes) {
     if (speed_on(cls, c.workload.gavel_reference_type) == nullptr) {
@@ -378,6 +383,9 @@ StrategySpec parse_strategy(const JsonReader& r) {
 void parse_strategies(const JsonReader& list, ExperimentConfig& c) {
   for (const auto& sr : list.non_empty_elements()) {
     StrategySpec s = parse_strategy(sr);
+    if (!c.cluster.typed() && find_strategy(s.name, sr.where()).needs_gpu_types) {
+      sr.fail("strategy '" + s.name + "' runs only on a cluster with GPU types (cluster.pools)");
+    }
     if (c.cluster.typed() && !find_strategy(s.name, sr.where()).gpu_types) {
       std::vector<std::string> typed;
       for (const auto& info : strategy_infos())

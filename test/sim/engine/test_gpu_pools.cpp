@@ -134,3 +134,16 @@ TEST_CASE("sim::Engine: the snapshot lists the pools and where each job holds GP
   (void)simulate(w, strat, *beliefs, two_pools());
   CHECK(seen == std::vector<std::string>{"a@0:0", "a@0:2", "b@0:0", "a@1:2"});
 }
+
+TEST_CASE("sim::Engine: round-based scheduling stops a strategy that leaves every job waiting forever",
+          "[sim][pools]") {
+  const Workload w = test::two_jobs(typed_catalog());
+  test::ScriptedPoolStrategy strat([](const Snapshot& s) {
+    return std::make_pair(std::vector<int>(s.jobs.size(), 0), std::vector<int>(s.jobs.size(), 0));
+  });
+  auto beliefs = make_belief_source("none", "test");
+  EngineConfig ec = two_pools();
+  ec.scheduler.interval_s = 60.0;
+  CHECK_THROWS_WITH(simulate(w, strat, *beliefs, ec),
+                    Catch::Contains("left 2 job(s) waiting for 10000 rounds with nothing running"));
+}

@@ -1,0 +1,265 @@
+// strategies/gavel.cpp — Gavel's (OSDI'20) round-based mechanism with its policies: `gavel_fifo`, `gavel_fifo_perf`,
+// `max_min_fairness` (LAS) and `max_min_fairness_perf` (Gavel's heterogeneity-aware LAS). Run with
+// scheduler.interval_s = the round (360 s) on a cluster with GPU pools; configs label them with Gavel's names. Each
+// rule with its source in Gavel's scheduler/scheduler.py: docs/fidelity.md "Gavel".
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include <boost/random/uniform_int_distribution.hpp>
+
+#include "strategies/gavel_allocation.h"
+#include "strategies/registry.h"
+#include "workloads/rng.h"
+
+namespace ringsched {
+namespace {
+
+enum class GavelPolicy { kFifo, kFifoPerf, kLas, kLasPerf };
+
+struct JobState {
+  std::vector<double> alloc;        // time fraction per pool (empty: not in the allocation)
+  std::vector<double> time_so_far;  // seconds received per pool since the last reset (seeded with half a round)
+  std::vector<double> deficit;
+};
+
+class GavelRound final : public Strategy {
+ public:
+  GavelRound(GavelPolicy policy, std::string name, double round_s, double reset_s, std::uint64_t seed)
+      : policy_(policy),
+        name_(std::move(name)),
+        round_s_(round_s),
+        reset_s_(reset_s),
+        shuffle_(make_rng(seed, Stream::kGavelJobs, 1)) {}
+  [[nodiscard]] std::string name() const override { return name_; }
+
+  Decision decide(const Snapshot& s) override {
+    if (s.pools.empty()) throw std::logic_error(name_ + " needs a cluster with GPU pools (cluster.pools)");
+    account(s);
+    if (need_update_ && (s.now - last_reset_ >= reset_s_ || last_reset_ == 0.0)) reset(s);
+    return schedule(s);
+  }
+  void on_finish(int job_id) override {
+    jobs_.erase(job_id);
+    need_update_ = true;
+  }
+
+ private:
+  [[nodiscard]] bool fifo() const { return policy_ == GavelPolicy::kFifo || policy_ == GavelPolicy::kFifoPerf; }
+  [[nodiscard]] bool perf() const { return policy_ == GavelPolicy::kFifoPerf || policy_ == GavelPolicy::kLasPerf; }
+
+  static double tput(const Snapshot& s, const JobView& j, std::size_t pool) {
+    const int sf = std::max(1, j.pub->requested_gpus);
+    if (j.belief == nullptr) throw std::logic_error("Gavel's policies plan with throughputs: give them beliefs");
+    const PoolInfo& p = s.pools[pool];
+    return j.belief->throughput_on(p.gpu_type, sf, (sf + p.gpus_per_node - 1) / p.gpus_per_node);
+  }
+
+  // Time received in the round that ended now (Gavel's _done_callback: once per job, not per GPU); new jobs.
+  void account(const Snapshot& s) {
+    const double elapsed = s.now - last_call_;
+    for (const auto& [id, pool] : ran_) {
+      worker_time_[pool] += elapsed;
+      if (auto it = jobs_.find(id); it != jobs_.end()) it->second.time_so_far[pool] += elapsed;
+    }
+    ran_.clear();
+    last_call_ = s.now;
+    if (worker_time_.empty()) worker_time_.assign(s.pools.size(), 0.0);
+    for (const JobView& j : s.jobs) {
+      if (jobs_.count(j.pub->id) != 0) continue;
+      JobState st;
+      st.time_so_far.assign(s.pools.size(), round_s_ / 2.0);
+      st.deficit.assign(s.pools.size(), 0.0);
+      jobs_[j.pub->id] = st;
+      need_update_ = true;
+    }
+  }
+
+  // _reset_time_run_so_far, then a new allocation (_compute_allocation).
+  void reset(const Snapshot& s) {
+    const double elapsed = s.now - last_reset_;
+    std::fill(worker_time_.begin(), worker_time_.end(), 0.0);
+    for (auto& [id, st] : jobs_) {
+      for (std::size_t k = 0; k < s.pools.size(); ++k) {
+        const double a = st.alloc.empty() ? 0.0 : st.alloc[k];
+        st.deficit[k] += a * elapsed - (st.time_so_far[k] - round_s_ / 2.0);
+        st.time_so_far[k] = round_s_ / 2.0;
+        worker_time_[k] += round_s_ / 2.0;
+      }
+    }
+    last_reset_ = s.now;
+    need_update_ = false;
+    if (fifo()) {
+      allocate_fifo(s);
+    } else {
+      allocate_las(s);
+    }
+  }
+
+  void allocate_las(const Snapshot& s) {
+    GavelProblem p;
+    for (const PoolInfo& pool : s.pools)
+      p.workers.push_back(pool.gpus);
+    for (const JobView& j : s.jobs) {
+      std::vector<double> row;
+      for (std::size_t k = 0; k < s.pools.size(); ++k)
+        row.push_back(tput(s, j, k));
+      p.throughput.push_back(row);
+      p.scale_factor.push_back(std::max(1, j.pub->requested_gpus));
+      p.priority_weight.push_back(1.0);
+    }
+    const GavelAllocation a = max_min_fairness(p, perf());
+    if (!a.optimal) throw std::runtime_error(name_ + ": the allocation program was not solved (" + a.status + ")");
+    for (std::size_t i = 0; i < s.jobs.size(); ++i)
+      jobs_[s.jobs[i].pub->id].alloc = a.x[i];
+  }
+
+  // FIFO (fifo.py): jobs in arrival order each take a whole type with room; gavel_fifo keeps earlier assignments and
+  // prefers the last type by name with room (Gavel's effective choice), gavel_fifo_perf re-packs every time on the
+  // type of highest throughput. Strict: the first job that fits nowhere ends the pass.
+  void allocate_fifo(const Snapshot& s) {
+    std::vector<int> free;
+    for (const PoolInfo& p : s.pools)
+      free.push_back(p.gpus);
+    std::vector<const JobView*> queue;
+    for (const JobView& j : s.jobs) {
+      JobState& st = jobs_[j.pub->id];
+      if (policy_ == GavelPolicy::kFifo && !st.alloc.empty()) {
+        for (std::size_t k = 0; k < free.size(); ++k)
+          if (st.alloc[k] > 0.0) free[k] -= std::max(1, j.pub->requested_gpus);
+        continue;
+      }
+      st.alloc.clear();
+      queue.push_back(&j);
+    }
+    for (const JobView* j : queue) {
+      const int sf = std::max(1, j->pub->requested_gpus);
+      int best = -1;
+      for (std::size_t k = 0; k < free.size(); ++k) {
+        if (free[k] < sf || tput(s, *j, k) <= 0.0) continue;
+        const bool better =
+            best < 0 || (perf() ? tput(s, *j, k) > tput(s, *j, static_cast<std::size_t>(best))
+                                : s.pools[k].gpu_type > s.pools[static_cast<std::size_t>(best)].gpu_type);
+        if (better) best = static_cast<int>(k);
+      }
+      if (best < 0) break;
+      std::vector<double> a(free.size(), 0.0);
+      a[static_cast<std::size_t>(best)] = 1.0;
+      jobs_[j->pub->id].alloc = a;
+      free[static_cast<std::size_t>(best)] -= sf;
+    }
+  }
+
+  Decision schedule(const Snapshot& s);
+
+  GavelPolicy policy_;
+  std::string name_;
+  double round_s_;
+  double reset_s_;
+  Rng shuffle_;
+  std::map<int, JobState> jobs_;
+  std::vector<double> worker_time_;
+  std::vector<std::pair<int, std::size_t>> ran_;  // (job, pool) dispatched in the round that is running
+  double last_call_ = 0.0;
+  double last_reset_ = 0.0;
+  bool need_update_ = false;
+};
+
+// _schedule_jobs_on_workers: priorities (allocation / share of the type's time received), one queue per type sorted
+// by (priority, deficit, allocation), the queues in type order (shuffled each round unless the policy is a perf one),
+// walked once; a job with no allocation still takes GPUs it then does not use (Gavel's quirk).
+Decision GavelRound::schedule(const Snapshot& s) {
+  const std::size_t n = s.pools.size();
+  std::vector<std::size_t> order(n);
+  for (std::size_t k = 0; k < n; ++k)
+    order[k] = k;
+  if (!perf()) {
+    for (std::size_t k = n; k > 1; --k) {
+      boost::random::uniform_int_distribution<std::size_t> pick(0, k - 1);
+      std::swap(order[k - 1], order[pick(shuffle_)]);
+    }
+  }
+  struct Entry {
+    std::size_t job;
+    double priority, deficit, alloc;
+  };
+  std::vector<int> left;
+  for (const PoolInfo& p : s.pools)
+    left.push_back(p.gpus);
+  Decision d;
+  d.gpus.assign(s.jobs.size(), 0);
+  d.pools.assign(s.jobs.size(), 0);
+  std::vector<bool> taken(s.jobs.size(), false);
+  for (std::size_t k : order) {
+    std::vector<Entry> queue;
+    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+      const JobState& st = jobs_.at(s.jobs[i].pub->id);
+      const double a = st.alloc.empty() ? 0.0 : st.alloc[k];
+      const double fraction = worker_time_[k] > 0.0 ? st.time_so_far[k] / worker_time_[k] : 0.0;
+      double priority = 0.0;
+      if (a > 0.0 && tput(s, s.jobs[i], k) > 0.0) priority = fraction > 0.0 ? a / fraction : a * 1e9;
+      queue.push_back({i, priority, st.deficit[k], a});
+    }
+    std::stable_sort(queue.begin(), queue.end(), [](const Entry& x, const Entry& y) {
+      if (x.priority != y.priority) return x.priority > y.priority;
+      if (x.deficit != y.deficit) return x.deficit > y.deficit;
+      return x.alloc > y.alloc;
+    });
+    for (const Entry& e : queue) {
+      const JobView& j = s.jobs[e.job];
+      const int sf = std::max(1, j.pub->requested_gpus);
+      if (taken[e.job] || sf > left[k] || tput(s, j, k) <= 0.0 || (fifo() && e.priority <= 0.0)) continue;
+      left[k] -= sf;
+      taken[e.job] = true;
+      if (jobs_.at(j.pub->id).alloc.empty()) continue;  // holds the GPUs this round without running
+      d.gpus[e.job] = sf;
+      d.pools[e.job] = static_cast<int>(k);
+      ran_.emplace_back(j.pub->id, k);
+    }
+  }
+  return d;
+}
+
+StrategyInfo gavel_info(const std::string& name, GavelPolicy policy, const std::string& what) {
+  StrategyInfo info;
+  info.name = name;
+  info.description =
+      what +
+      " Gavel's round mechanism: run with scheduler.interval_s = round_s on a cluster with GPU pools and "
+      "oracle beliefs (Gavel's throughputs); jobs run rigid on their requested GPUs. Params: round_s "
+      "(default 360), reset_s (default 1920: the allocation is recomputed at most this often, after "
+      "arrivals or completions), seed (default 0: the type-order shuffle).";
+  info.default_beliefs = "oracle";
+  info.params = {"round_s", "reset_s", "seed"};
+  info.gpu_types = true;
+  info.needs_gpu_types = true;
+  info.make = [name, policy](const JsonReader& p) -> std::unique_ptr<Strategy> {
+    return std::make_unique<GavelRound>(policy, name, p.positive_or("round_s", 360.0),
+                                        p.non_negative_or("reset_s", 1920.0),
+                                        static_cast<std::uint64_t>(p.integer_in_or("seed", 0, 1 << 30, 0)));
+  };
+  return info;
+}
+
+}  // namespace
+
+StrategyInfo gavel_fifo_strategy_info() {
+  return gavel_info("gavel_fifo", GavelPolicy::kFifo,
+                    "Gavel's `fifo`: jobs in arrival order each get a whole GPU type with room (kept once given), "
+                    "the last type by name first.");
+}
+StrategyInfo gavel_fifo_perf_strategy_info() {
+  return gavel_info("gavel_fifo_perf", GavelPolicy::kFifoPerf,
+                    "Gavel's `fifo_perf`: jobs in arrival order each get the type with room of highest throughput.");
+}
+StrategyInfo max_min_fairness_strategy_info() {
+  return gavel_info("max_min_fairness", GavelPolicy::kLas,
+                    "Gavel's `max_min_fairness` (LAS): time fractions per type that even out GPUs per job (an LP).");
+}
+StrategyInfo max_min_fairness_perf_strategy_info() {
+  return gavel_info("max_min_fairness_perf", GavelPolicy::kLasPerf,
+                    "Gavel's `max_min_fairness_perf`: time fractions per type that maximise the smallest throughput "
+                    "relative to a capacity-proportional share (an LP).");
+}
+
+}  // namespace ringsched
