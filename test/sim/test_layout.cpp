@@ -45,37 +45,10 @@ struct Violation {
   std::string include;
 };
 
-std::vector<Violation> layout_violations(const fs::path& root) {
-  std::vector<Violation> out;
-  const std::regex include_re(R"re(^\s*#\s*include\s+"([^"]+)")re");
-  for (const auto& [room, rank] : room_ranks()) {
-    const fs::path dir = root / room;
-    if (!fs::is_directory(dir)) continue;
-    for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-      const auto ext = entry.path().extension().string();
-      if (ext != ".h" && ext != ".cpp" && ext != ".cu") continue;
-      const std::string rel = fs::relative(entry.path(), root).generic_string();
-      if (room_of(rel) != room) continue;  // a nested room is scanned under its own name
-      std::ifstream in(entry.path());
-      std::string line;
-      std::smatch m;
-      while (std::getline(in, line)) {
-        if (!std::regex_search(line, m, include_re)) continue;
-        const std::string inc = m[1].str();
-        const std::string target = room_of(inc);
-        if (target.empty() || target == room) continue;
-        if (room_ranks().at(target) >= rank) out.push_back({rel, inc});
-      }
-    }
-  }
-  return out;
-}
-
-// Concept-level include cycles: a concept is a header and its source (path without extension); an edge a -> b when
-// a.h or a.cpp includes b.h. Returns one cycle per strongly connected component of more than one concept, as
-// "a -> b -> a".
-std::vector<std::string> include_cycles(const fs::path& root) {
-  std::map<std::string, std::vector<std::string>> edges;
+// Calls f(file, its room, included path) for every quoted include of every source of every room (a file of a nested
+// room is read once, under that room).
+void for_each_include(const fs::path& root,
+                      const std::function<void(const std::string&, const std::string&, const std::string&)>& f) {
   const std::regex include_re(R"re(^\s*#\s*include\s+"([^"]+)")re");
   for (const auto& [room, rank] : room_ranks()) {
     (void)rank;
@@ -85,20 +58,40 @@ std::vector<std::string> include_cycles(const fs::path& root) {
       const auto ext = entry.path().extension().string();
       if (ext != ".h" && ext != ".cpp" && ext != ".cu") continue;
       const std::string rel = fs::relative(entry.path(), root).generic_string();
-      const std::string from = rel.substr(0, rel.size() - ext.size());
-      auto& out = edges[from];
+      if (room_of(rel) != room) continue;
+      f(rel, room, "");  // every file, included or not, is a concept
       std::ifstream in(entry.path());
       std::string line;
       std::smatch m;
-      while (std::getline(in, line)) {
-        if (!std::regex_search(line, m, include_re)) continue;
-        std::string to = m[1].str();
-        to = to.substr(0, to.rfind('.'));
-        if (to != from && !room_of(m[1].str()).empty()) out.push_back(to);
-      }
+      while (std::getline(in, line))
+        if (std::regex_search(line, m, include_re)) f(rel, room, m[1].str());
     }
   }
-  // Depth-first search; a back edge closes a cycle, reported along the stack.
+}
+
+std::vector<Violation> layout_violations(const fs::path& root) {
+  std::vector<Violation> out;
+  for_each_include(root, [&](const std::string& rel, const std::string& room, const std::string& inc) {
+    if (inc.empty()) return;
+    const std::string target = room_of(inc);
+    if (target.empty() || target == room) return;
+    if (room_ranks().at(target) >= room_ranks().at(room)) out.push_back({rel, inc});
+  });
+  return out;
+}
+
+std::string concept_of(const std::string& path) {
+  return path.substr(0, path.rfind('.'));
+}
+
+// Concept-level include cycles: a concept is a header and its source (path without extension); an edge a -> b when
+// a.h or a.cpp includes b.h. Returns one cycle per back edge found by a depth-first search, as "a -> b -> a".
+std::vector<std::string> include_cycles(const fs::path& root) {
+  std::map<std::string, std::vector<std::string>> edges;
+  for_each_include(root, [&](const std::string& rel, const std::string&, const std::string& inc) {
+    auto& out = edges[concept_of(rel)];
+    if (!inc.empty() && !room_of(inc).empty() && concept_of(inc) != concept_of(rel)) out.push_back(concept_of(inc));
+  });
   std::map<std::string, int> state;  // 0 new, 1 on the stack, 2 done
   std::vector<std::string> stack;
   std::vector<std::string> cycles;
