@@ -128,6 +128,17 @@ std::vector<std::string> experiment_warnings(const ExperimentConfig& c, const Ex
     out.push_back(pct(share_of(clamped, lookups)) + " of the measured-table lookups in " + c.strategies[s].label +
                   "'s runs were answered by clamping (the per-table lines say which class and range)");
   }
+  int late = 0;
+  int late_runs = 0;
+  for (const auto& run : r.runs) {
+    late += run.measured_after_arrivals;
+    late_runs += run.measured_after_arrivals > 0 ? 1 : 0;
+  }
+  if (late > 0) {
+    out.push_back(std::to_string(late) + " measured job(s) (workload.measure) in " + std::to_string(late_runs) +
+                  " run(s) finished after the last job arrived, on a cluster no longer receiving work: their JCTs "
+                  "understate a steady load; raise workload.jobs");
+  }
   if (const auto& w = work; w && w->median_ape > kWorkWarnMedianApe) {
     out.push_back("the work beliefs assume (each class's work.samples) is " + pct(w->median_ape) +
                   " off the work the trace's durations imply (median over " + std::to_string(w->jobs) +

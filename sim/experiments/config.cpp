@@ -193,8 +193,9 @@ void parse_measure(const JsonReader& m, ExperimentConfig& c) {
   c.workload.measure.end = static_cast<int>(m.at("to_job").as_integer_in(c.workload.measure.first + 1, jobs));
 }
 
-// On a typed cluster every class runs on every pool's type: a speed per type (speed_by_type) for each pool, no type
-// the cluster lacks, no goodput-model class (not per type yet), and a minimum that fits the largest pool.
+// On a typed cluster every class runs on every pool's type: a speed per type (speed_by_type) for each pool (types
+// the cluster lacks are not used: a catalog may serve several clusters), no goodput-model class (not per type yet),
+// and a minimum that fits the largest pool.
 void check_catalog_types(const Catalog& cat, const ClusterConfig& cl, const std::string& where) {
   if (!cl.typed()) return;
   const int largest = cl.largest_pool_gpus();
@@ -204,13 +205,6 @@ void check_catalog_types(const Catalog& cat, const ClusterConfig& cl, const std:
     for (const GpuPool& p : cl.pools) {
       if (speed_on(cls, p.gpu_type) == nullptr) {
         throw InputError(at + "no speed for GPU type '" + p.gpu_type + "' of cluster.pools (add it to speed_by_type)");
-      }
-    }
-    for (const auto& [type, model] : cls.speed_by_type) {
-      (void)model;
-      if (cl.pool_index(type) < 0) {
-        throw InputError(at + "speed_by_type names GPU type '" + type +
-                         "', which cluster.pools does not have (types: " + join_names(cl.gpu_types()) + ")");
       }
     }
     if (cls.min_gpus > largest) {

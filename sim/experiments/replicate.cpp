@@ -2,12 +2,13 @@
 // engine.
 #include "sim/experiments/replicate.h"
 
-#include "workloads/gavel_jobs.h"
+#include <algorithm>
 
 #include "models/table_speed.h"
 #include "sim/engine/observers.h"
 #include "sim/engine/optimality_gap.h"
 #include "strategies/registry.h"
+#include "workloads/gavel_jobs.h"
 #include "workloads/json_reader.h"
 
 namespace ringsched {
@@ -87,6 +88,14 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
   cell.table_clamped = ts.clamped;
   cell.table_clamps = models::thread_table_clamps();  // unordered: reports order them by catalog
   cell.metrics = compute_metrics(rr, config.total_gpus(), config.workload.measure);
+  const MeasureWindow& window = config.workload.measure;
+  if (window.first > 0 || window.end >= 0) {
+    double last_arrival = 0.0;
+    for (const auto& j : rr.jobs)
+      last_arrival = std::max(last_arrival, j.arrival);
+    for (const auto& j : rr.jobs)
+      cell.measured_after_arrivals += window.contains(j.id) && j.finish > last_arrival ? 1 : 0;
+  }
   if (gap != nullptr) set_gap_metrics(cell.metrics, gap->gaps());
   cell.belief_score = std::move(rr.belief_score);
   cell.events_processed = rr.events_processed;

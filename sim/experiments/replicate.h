@@ -39,6 +39,8 @@ struct CellRun : RunOutcome {
   // The same lookups per measured table (truth or belief), with the range the clamped ones asked for.
   std::vector<std::pair<const models::TableStepTime*, models::TableClampStats>> table_clamps;
   BeliefScore belief_score;  // when run with score_beliefs
+  // With workload.measure: measured jobs that finished after the last job arrived (the cluster was draining then).
+  int measured_after_arrivals = 0;
 };
 
 // One replicate (used by run_experiment, sweeps and tests). score_beliefs: also score the strategy's beliefs at
