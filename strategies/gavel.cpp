@@ -1,5 +1,6 @@
 // strategies/gavel.cpp — Gavel's (OSDI'20) round-based mechanism with its policies: `gavel_fifo`, `gavel_fifo_perf`,
-// `max_min_fairness` (LAS) and `max_min_fairness_perf` (Gavel's heterogeneity-aware LAS). Run with
+// `max_min_fairness` (LAS), `max_min_fairness_perf` (Gavel's heterogeneity-aware LAS) and
+// `finish_time_fairness_perf`. Run with
 // scheduler.interval_s = the round (360 s) on a cluster with GPU pools; configs label them with Gavel's names. Each
 // rule with its source in Gavel's scheduler/scheduler.py: docs/fidelity.md "Gavel".
 #include <algorithm>
@@ -15,12 +16,17 @@
 namespace ringsched {
 namespace {
 
-enum class GavelPolicy { kFifo, kFifoPerf, kLas, kLasPerf };
+enum class GavelPolicy { kFifo, kFifoPerf, kLas, kLasPerf, kFtfPerf };
 
 struct JobState {
   std::vector<double> alloc;        // time fraction per pool (empty: not in the allocation)
   std::vector<double> time_so_far;  // seconds received per pool since the last reset (seeded with half a round)
   std::vector<double> deficit;
+  // Finish-time fairness (finish_time_fairness.py): time the job would have needed alone so far, and the remaining
+  // steps and isolated throughput at the previous allocation (-1 before the first).
+  double cumulative_isolated = 0.0;
+  double remaining_prev = -1.0;
+  double isolated_prev = 0.0;
 };
 
 class GavelRound final : public Strategy {
@@ -46,7 +52,7 @@ class GavelRound final : public Strategy {
 
  private:
   [[nodiscard]] bool fifo() const { return policy_ == GavelPolicy::kFifo || policy_ == GavelPolicy::kFifoPerf; }
-  [[nodiscard]] bool perf() const { return policy_ == GavelPolicy::kFifoPerf || policy_ == GavelPolicy::kLasPerf; }
+  [[nodiscard]] bool perf() const { return policy_ != GavelPolicy::kFifo && policy_ != GavelPolicy::kLas; }
 
   static double tput(const Snapshot& s, const JobView& j, std::size_t pool) {
     const int sf = std::max(1, j.pub->requested_gpus);
@@ -91,12 +97,14 @@ class GavelRound final : public Strategy {
     need_update_ = false;
     if (fifo()) {
       allocate_fifo(s);
+    } else if (policy_ == GavelPolicy::kFtfPerf) {
+      allocate_ftf(s);
     } else {
       allocate_las(s);
     }
   }
 
-  void allocate_las(const Snapshot& s) {
+  [[nodiscard]] GavelProblem problem(const Snapshot& s) const {
     GavelProblem p;
     for (const PoolInfo& pool : s.pools)
       p.workers.push_back(pool.gpus);
@@ -108,7 +116,36 @@ class GavelRound final : public Strategy {
       p.scale_factor.push_back(std::max(1, j.pub->requested_gpus));
       p.priority_weight.push_back(1.0);
     }
-    const GavelAllocation a = max_min_fairness(p, perf());
+    return p;
+  }
+
+  void allocate_las(const Snapshot& s) {
+    const GavelAllocation a = max_min_fairness(problem(s), perf());
+    if (!a.optimal) throw std::runtime_error(name_ + ": the allocation program was not solved (" + a.status + ")");
+    for (std::size_t i = 0; i < s.jobs.size(); ++i)
+      jobs_[s.jobs[i].pub->id].alloc = a.x[i];
+  }
+
+  // Finish-time fairness: remaining steps (the belief's remaining work: steps for the gavel catalog), time since
+  // arrival, and the isolated time so far plus what remains at the isolated rate.
+  void allocate_ftf(const Snapshot& s) {
+    const GavelProblem p = problem(s);
+    const std::vector<double> iso = isolated_throughputs(p);
+    std::vector<double> since(s.jobs.size());
+    std::vector<double> remaining(s.jobs.size());
+    std::vector<double> isolated_time(s.jobs.size());
+    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+      JobState& st = jobs_[s.jobs[i].pub->id];
+      since[i] = s.now - s.jobs[i].pub->arrival;
+      remaining[i] = believed_remaining(s.jobs[i]);
+      if (st.remaining_prev >= 0.0 && st.isolated_prev > 0.0) {
+        st.cumulative_isolated += (st.remaining_prev - remaining[i]) / st.isolated_prev;
+      }
+      st.remaining_prev = remaining[i];
+      st.isolated_prev = iso[i];
+      isolated_time[i] = iso[i] > 0.0 ? st.cumulative_isolated + remaining[i] / iso[i] : 1e300;
+    }
+    const GavelAllocation a = finish_time_fairness(p, since, remaining, isolated_time);
     if (!a.optimal) throw std::runtime_error(name_ + ": the allocation program was not solved (" + a.status + ")");
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
       jobs_[s.jobs[i].pub->id].alloc = a.x[i];
@@ -255,6 +292,11 @@ StrategyInfo gavel_fifo_perf_strategy_info() {
 StrategyInfo max_min_fairness_strategy_info() {
   return gavel_info("max_min_fairness", GavelPolicy::kLas,
                     "Gavel's `max_min_fairness` (LAS): time fractions per type that even out GPUs per job (an LP).");
+}
+StrategyInfo finish_time_fairness_perf_strategy_info() {
+  return gavel_info("finish_time_fairness_perf", GavelPolicy::kFtfPerf,
+                    "Gavel's `finish_time_fairness_perf`: time fractions per type that minimise the largest ratio of "
+                    "a job's finish time to its finish time alone on an equal share (LPs bisected).");
 }
 StrategyInfo max_min_fairness_perf_strategy_info() {
   return gavel_info("max_min_fairness_perf", GavelPolicy::kLasPerf,

@@ -79,4 +79,102 @@ GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
   return out;
 }
 
+std::vector<double> isolated_throughputs(const GavelProblem& p) {
+  check_sizes(p);
+  const std::size_t m = p.throughput.size();
+  double total = 0.0;
+  for (int w : p.workers)
+    total += w;
+  std::vector<double> out(m, 0.0);
+  for (std::size_t i = 0; i < m; ++i) {
+    const double share = static_cast<double>(m) * p.scale_factor[i];
+    const double scale = std::max(1.0, total / share);
+    for (std::size_t k = 0; k < p.workers.size(); ++k)
+      out[i] += p.throughput[i][k] * (p.workers[k] / share) / scale;
+  }
+  return out;
+}
+
+namespace {
+
+// The feasibility LP of finish-time fairness at level r: an allocation, or nullopt-like (optimal = false).
+GavelAllocation ftf_at(const GavelProblem& p, const std::vector<double>& since_start,
+                       const std::vector<double>& remaining, const std::vector<double>& isolated_time, double r) {
+  const std::size_t m = p.throughput.size();
+  const std::size_t n = p.workers.size();
+  GavelAllocation out;
+  models::LinearProgram lp;
+  std::vector<std::vector<int>> var(m, std::vector<int>(n, -1));
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t k = 0; k < n; ++k)
+      var[i][k] = lp.add_variable(0.0, models::kLpInfinity, 0.0);
+  for (std::size_t i = 0; i < m; ++i) {
+    std::vector<std::pair<int, double>> rate;
+    std::vector<std::pair<int, double>> budget;
+    for (std::size_t k = 0; k < n; ++k) {
+      rate.emplace_back(var[i][k], p.throughput[i][k]);
+      budget.emplace_back(var[i][k], 1.0);
+    }
+    lp.add_row(budget, -models::kLpInfinity, 1.0);
+    if (!(remaining[i] > 0.0)) continue;
+    const double slack = r * isolated_time[i] - since_start[i];
+    if (!(slack > 0.0)) return out;  // even infinite speed finishes too late
+    lp.add_row(rate, remaining[i] / slack, models::kLpInfinity);
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    std::vector<std::pair<int, double>> capacity;
+    for (std::size_t i = 0; i < m; ++i)
+      capacity.emplace_back(var[i][k], static_cast<double>(p.scale_factor[i]));
+    lp.add_row(capacity, -models::kLpInfinity, static_cast<double>(p.workers[k]));
+  }
+  const models::LpSolution s = lp.solve();
+  out.optimal = s.optimal;
+  out.status = s.status;
+  if (!s.optimal) return out;
+  out.objective = r;
+  out.x.assign(m, std::vector<double>(n, 0.0));
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t k = 0; k < n; ++k)
+      out.x[i][k] = std::clamp(s.x[static_cast<std::size_t>(var[i][k])], 0.0, 1.0);
+  return out;
+}
+
+}  // namespace
+
+GavelAllocation finish_time_fairness(const GavelProblem& p, const std::vector<double>& since_start,
+                                     const std::vector<double>& remaining, const std::vector<double>& isolated_time) {
+  check_sizes(p);
+  const std::size_t m = p.throughput.size();
+  if (since_start.size() != m || remaining.size() != m || isolated_time.size() != m) {
+    throw std::invalid_argument("gavel allocation: one start time, remaining work and isolated time per job");
+  }
+  double lo = 0.0;  // rho >= since_start / isolated_time whatever the allocation
+  for (std::size_t i = 0; i < m; ++i) {
+    if (!(isolated_time[i] > 0.0)) throw std::invalid_argument("gavel allocation: a non-positive isolated time");
+    lo = std::max(lo, since_start[i] / isolated_time[i]);
+  }
+  double hi = std::max(1.0, 2.0 * lo);
+  GavelAllocation best = ftf_at(p, since_start, remaining, isolated_time, hi);
+  for (int i = 0; i < 200 && !best.optimal; ++i) {
+    lo = hi;
+    hi *= 2.0;
+    best = ftf_at(p, since_start, remaining, isolated_time, hi);
+  }
+  if (!best.optimal) {
+    best.status = "no level of finish-time fairness is feasible (" + best.status + ")";
+    return best;
+  }
+  while (hi - lo > 1e-9 * hi) {
+    const double mid = 0.5 * (lo + hi);
+    GavelAllocation at = ftf_at(p, since_start, remaining, isolated_time, mid);
+    if (at.optimal) {
+      hi = mid;
+      best = std::move(at);
+    } else {
+      lo = mid;
+    }
+  }
+  return best;
+}
+
 }  // namespace ringsched

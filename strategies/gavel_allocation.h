@@ -29,4 +29,18 @@ struct GavelAllocation {
 // nothing and is left out of the minimum. std::invalid_argument for inconsistent sizes.
 GavelAllocation max_min_fairness(const GavelProblem& problem, bool perf);
 
+// The isolated throughput of each job (isolated.py): an equal 1/m share of every type's GPUs as time on its s[i]
+// GPUs, xi[i][k] = (N[k] / (m s[i])) / max(1, sum_k N[k] / (m s[i])); I[i] = sum_k T[i][k] xi[i][k].
+std::vector<double> isolated_throughputs(const GavelProblem& problem);
+
+// Gavel's finish-time fairness (finish_time_fairness_perf): minimise max_i rho[i], rho[i] = (since_start[i] +
+// remaining[i] / sum_k T[i][k] x[i][k]) / isolated_time[i], under the same constraints as max-min. Gavel hands the
+// convex program to ECOS; here it is solved exactly as a sequence of LPs: rho <= r holds iff sum_k T[i][k] x[i][k]
+// >= remaining[i] / (r isolated_time[i] - since_start[i]) for every job, linear in x and monotone in r, so r is
+// bisected to a relative 1e-9 (within CLP's feasibility tolerance, about 1e-7) and the allocation of the smallest
+// feasible r returned (objective = that r). Jobs
+// with nothing remaining get nothing. std::invalid_argument for inconsistent sizes or a non-positive isolated time.
+GavelAllocation finish_time_fairness(const GavelProblem& problem, const std::vector<double>& since_start,
+                                     const std::vector<double>& remaining, const std::vector<double>& isolated_time);
+
 }  // namespace ringsched

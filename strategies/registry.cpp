@@ -22,7 +22,8 @@ std::vector<StrategyInfo> builtin_infos() {
           gavel_fifo_strategy_info(),
           gavel_fifo_perf_strategy_info(),
           max_min_fairness_strategy_info(),
-          max_min_fairness_perf_strategy_info()};
+          max_min_fairness_perf_strategy_info(),
+          finish_time_fairness_perf_strategy_info()};
 }
 
 struct Registry {

@@ -60,3 +60,30 @@ TEST_CASE("strategies::GavelAllocation: LAS ignores throughputs and evens out GP
   CHECK(w2.objective * 3.0 + 4.0 * (2.0 * w2.objective / 4.0) == Approx(4.0));  // 3 t + 4 x3 = 4, x3 = 2t / 4
   CHECK_THROWS_AS(max_min_fairness(GavelProblem{{{1.0}}, {1, 1}, {1.0}, {1}}, true), std::invalid_argument);
 }
+
+TEST_CASE("strategies::GavelAllocation: finish-time fairness on Gavel's test case, two calls, by hand", "[gavel]") {
+  const GavelProblem p = two_jobs();
+  // Isolated throughputs: s = 1, m = 2: each job an equal half of every type scaled to at most one unit of time,
+  // N / 6 of each: I = (11/12, 5/3), the same as P.
+  const auto iso = isolated_throughputs(p);
+  CHECK(iso[0] == Approx(11.0 / 12.0));
+  CHECK(iso[1] == Approx(5.0 / 3.0));
+  // First call: nothing elapsed, remaining 300 and 500 steps: rho_i = I_i / u_i, optimum 31/48 (the max-min one).
+  const GavelAllocation first = finish_time_fairness(p, {0.0, 0.0}, {300.0, 500.0}, {300.0 / iso[0], 500.0 / iso[1]});
+  REQUIRE(first.optimal);
+  CHECK(first.objective == Approx(31.0 / 48.0).epsilon(1e-6));  // CLP's feasibility tolerance: ~1e-7
+  // Second call, remaining 200 and 300: isolated times 100 / (11/12) + 200 / (11/12) and 200 / (5/3) + 300 / (5/3);
+  // optimum 29/72 at job 0 (15/29, 14/29, 0), job 1 (14/29, 15/29, 0).
+  const GavelAllocation second = finish_time_fairness(p, {0.0, 0.0}, {200.0, 300.0}, {300.0 / iso[0], 500.0 / iso[1]});
+  REQUIRE(second.optimal);
+  CHECK(second.objective == Approx(29.0 / 72.0).epsilon(1e-6));
+  CHECK(second.x[0][0] == Approx(15.0 / 29.0).epsilon(1e-6));
+  CHECK(second.x[0][1] == Approx(14.0 / 29.0).epsilon(1e-6));
+  CHECK(second.x[1][0] == Approx(14.0 / 29.0).epsilon(1e-6));
+  CHECK(second.x[1][1] == Approx(15.0 / 29.0).epsilon(1e-6));
+  // Time already spent raises the floor: a job 1,000 s in with an isolated time of 500 s has rho >= 2.
+  const GavelAllocation late = finish_time_fairness(p, {1000.0, 0.0}, {10.0, 10.0}, {500.0, 500.0});
+  REQUIRE(late.optimal);
+  CHECK(late.objective >= 2.0);
+  CHECK_THROWS_AS(finish_time_fairness(p, {0.0}, {1.0, 1.0}, {1.0, 1.0}), std::invalid_argument);
+}
