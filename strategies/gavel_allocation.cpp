@@ -20,6 +20,39 @@ void check_sizes(const GavelProblem& p) {
   }
 }
 
+// x[i][k] >= 0 for every job and type: the variables' indices.
+std::vector<std::vector<int>> add_allocation_variables(models::LinearProgram& lp, std::size_t m, std::size_t n) {
+  std::vector<std::vector<int>> var(m, std::vector<int>(n, -1));
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t k = 0; k < n; ++k)
+      var[i][k] = lp.add_variable(0.0, models::kLpInfinity, 0.0);
+  return var;
+}
+
+// Per type: sum_i s[i] x[i][k] <= N[k].
+void add_capacity_rows(models::LinearProgram& lp, const GavelProblem& p, const std::vector<std::vector<int>>& var) {
+  for (std::size_t k = 0; k < p.workers.size(); ++k) {
+    std::vector<std::pair<int, double>> capacity;
+    for (std::size_t i = 0; i < var.size(); ++i)
+      capacity.emplace_back(var[i][k], static_cast<double>(p.scale_factor[i]));
+    lp.add_row(capacity, -models::kLpInfinity, static_cast<double>(p.workers[k]));
+  }
+}
+
+// Solves and reads x back clipped to [0, 1], as Gavel does; false (with the solver's word) when not optimal.
+bool solve_allocation(const models::LinearProgram& lp, const std::vector<std::vector<int>>& var, GavelAllocation& out) {
+  const models::LpSolution s = lp.solve();
+  out.optimal = s.optimal;
+  out.status = s.status;
+  if (!s.optimal) return false;
+  out.objective = s.objective;
+  out.x.assign(var.size(), std::vector<double>(var.empty() ? 0 : var[0].size(), 0.0));
+  for (std::size_t i = 0; i < var.size(); ++i)
+    for (std::size_t k = 0; k < var[i].size(); ++k)
+      out.x[i][k] = std::clamp(s.x[static_cast<std::size_t>(var[i][k])], 0.0, 1.0);
+  return true;
+}
+
 }  // namespace
 
 GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
@@ -36,10 +69,7 @@ GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
   for (int w : p.workers)
     total_workers += w;
   models::LinearProgram lp;
-  std::vector<std::vector<int>> var(m, std::vector<int>(n, -1));
-  for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t k = 0; k < n; ++k)
-      var[i][k] = lp.add_variable(0.0, models::kLpInfinity, 0.0);
+  const auto var = add_allocation_variables(lp, m, n);
   const int t = lp.add_variable(-models::kLpInfinity, models::kLpInfinity, 1.0);
   lp.maximise();
   for (std::size_t i = 0; i < m; ++i) {
@@ -62,20 +92,8 @@ GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
       budget.emplace_back(var[i][k], 1.0);
     lp.add_row(budget, -models::kLpInfinity, 1.0);
   }
-  for (std::size_t k = 0; k < n; ++k) {
-    std::vector<std::pair<int, double>> capacity;
-    for (std::size_t i = 0; i < m; ++i)
-      capacity.emplace_back(var[i][k], static_cast<double>(p.scale_factor[i]));
-    lp.add_row(capacity, -models::kLpInfinity, static_cast<double>(p.workers[k]));
-  }
-  const models::LpSolution s = lp.solve();
-  out.optimal = s.optimal;
-  out.status = s.status;
-  if (!s.optimal) return out;
-  out.objective = s.objective;
-  for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t k = 0; k < n; ++k)
-      out.x[i][k] = std::clamp(s.x[static_cast<std::size_t>(var[i][k])], 0.0, 1.0);
+  add_capacity_rows(lp, p, var);
+  solve_allocation(lp, var, out);
   return out;
 }
 
@@ -104,10 +122,7 @@ GavelAllocation ftf_at(const GavelProblem& p, const std::vector<double>& since_s
   const std::size_t n = p.workers.size();
   GavelAllocation out;
   models::LinearProgram lp;
-  std::vector<std::vector<int>> var(m, std::vector<int>(n, -1));
-  for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t k = 0; k < n; ++k)
-      var[i][k] = lp.add_variable(0.0, models::kLpInfinity, 0.0);
+  const auto var = add_allocation_variables(lp, m, n);
   for (std::size_t i = 0; i < m; ++i) {
     std::vector<std::pair<int, double>> rate;
     std::vector<std::pair<int, double>> budget;
@@ -121,21 +136,8 @@ GavelAllocation ftf_at(const GavelProblem& p, const std::vector<double>& since_s
     if (!(slack > 0.0)) return out;  // even infinite speed finishes too late
     lp.add_row(rate, remaining[i] / slack, models::kLpInfinity);
   }
-  for (std::size_t k = 0; k < n; ++k) {
-    std::vector<std::pair<int, double>> capacity;
-    for (std::size_t i = 0; i < m; ++i)
-      capacity.emplace_back(var[i][k], static_cast<double>(p.scale_factor[i]));
-    lp.add_row(capacity, -models::kLpInfinity, static_cast<double>(p.workers[k]));
-  }
-  const models::LpSolution s = lp.solve();
-  out.optimal = s.optimal;
-  out.status = s.status;
-  if (!s.optimal) return out;
-  out.objective = r;
-  out.x.assign(m, std::vector<double>(n, 0.0));
-  for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t k = 0; k < n; ++k)
-      out.x[i][k] = std::clamp(s.x[static_cast<std::size_t>(var[i][k])], 0.0, 1.0);
+  add_capacity_rows(lp, p, var);
+  if (solve_allocation(lp, var, out)) out.objective = r;
   return out;
 }
 
