@@ -41,6 +41,7 @@ class GavelRound final : public Strategy {
 
   Decision decide(const Snapshot& s) override {
     if (s.pools.empty()) throw std::logic_error(name_ + " needs a cluster with GPU pools (cluster.pools)");
+    fill_throughputs(s);
     account(s);
     if (need_update_ && (s.now - last_reset_ >= reset_s_ || last_reset_ == 0.0)) reset(s);
     return schedule(s);
@@ -54,11 +55,19 @@ class GavelRound final : public Strategy {
   [[nodiscard]] bool fifo() const { return policy_ == GavelPolicy::kFifo || policy_ == GavelPolicy::kFifoPerf; }
   [[nodiscard]] bool perf() const { return policy_ != GavelPolicy::kFifo && policy_ != GavelPolicy::kLas; }
 
-  static double tput(const Snapshot& s, const JobView& j, std::size_t pool) {
-    const int sf = std::max(1, j.pub->requested_gpus);
-    if (j.belief == nullptr) throw std::logic_error("Gavel's policies plan with throughputs: give them beliefs");
-    const PoolInfo& p = s.pools[pool];
-    return j.belief->throughput_on(p.gpu_type, sf, (sf + p.gpus_per_node - 1) / p.gpus_per_node);
+  // Each snapshot job's believed throughput on each pool at its scale factor, read once per decision (the round walks
+  // every job on every type).
+  void fill_throughputs(const Snapshot& s) {
+    tput_.assign(s.jobs.size(), std::vector<double>(s.pools.size(), 0.0));
+    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+      const JobView& j = s.jobs[i];
+      if (j.belief == nullptr) throw std::logic_error("Gavel's policies plan with throughputs: give them beliefs");
+      const int sf = std::max(1, j.pub->requested_gpus);
+      for (std::size_t k = 0; k < s.pools.size(); ++k) {
+        const PoolInfo& p = s.pools[k];
+        tput_[i][k] = j.belief->throughput_on(p.gpu_type, sf, (sf + p.gpus_per_node - 1) / p.gpus_per_node);
+      }
+    }
   }
 
   // Time received in the round that ended now (Gavel's _done_callback: once per job, not per GPU); new jobs.
@@ -108,11 +117,8 @@ class GavelRound final : public Strategy {
     GavelProblem p;
     for (const PoolInfo& pool : s.pools)
       p.workers.push_back(pool.gpus);
+    p.throughput = tput_;
     for (const JobView& j : s.jobs) {
-      std::vector<double> row;
-      for (std::size_t k = 0; k < s.pools.size(); ++k)
-        row.push_back(tput(s, j, k));
-      p.throughput.push_back(row);
       p.scale_factor.push_back(std::max(1, j.pub->requested_gpus));
       p.priority_weight.push_back(1.0);
     }
@@ -158,8 +164,9 @@ class GavelRound final : public Strategy {
     std::vector<int> free;
     for (const PoolInfo& p : s.pools)
       free.push_back(p.gpus);
-    std::vector<const JobView*> queue;
-    for (const JobView& j : s.jobs) {
+    std::vector<std::size_t> queue;  // snapshot indices
+    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+      const JobView& j = s.jobs[i];
       JobState& st = jobs_[j.pub->id];
       if (policy_ == GavelPolicy::kFifo && !st.alloc.empty()) {
         for (std::size_t k = 0; k < free.size(); ++k)
@@ -167,16 +174,17 @@ class GavelRound final : public Strategy {
         continue;
       }
       st.alloc.clear();
-      queue.push_back(&j);
+      queue.push_back(i);
     }
-    for (const JobView* j : queue) {
+    for (std::size_t i : queue) {
+      const JobView* j = &s.jobs[i];
+      const std::vector<double>& t = tput_[i];
       const int sf = std::max(1, j->pub->requested_gpus);
       int best = -1;
       for (std::size_t k = 0; k < free.size(); ++k) {
-        if (free[k] < sf || tput(s, *j, k) <= 0.0) continue;
-        const bool better =
-            best < 0 || (perf() ? tput(s, *j, k) > tput(s, *j, static_cast<std::size_t>(best))
-                                : s.pools[k].gpu_type > s.pools[static_cast<std::size_t>(best)].gpu_type);
+        if (free[k] < sf || t[k] <= 0.0) continue;
+        const auto b = static_cast<std::size_t>(best);
+        const bool better = best < 0 || (perf() ? t[k] > t[b] : s.pools[k].gpu_type > s.pools[b].gpu_type);
         if (better) best = static_cast<int>(k);
       }
       if (best < 0) break;
@@ -195,6 +203,7 @@ class GavelRound final : public Strategy {
   double reset_s_;
   Rng shuffle_;
   std::map<int, JobState> jobs_;
+  std::vector<std::vector<double>> tput_;  // this decision's throughputs: snapshot job x pool
   std::vector<double> worker_time_;
   std::vector<std::pair<int, std::size_t>> ran_;  // (job, pool) dispatched in the round that is running
   double last_call_ = 0.0;
@@ -234,7 +243,7 @@ Decision GavelRound::schedule(const Snapshot& s) {
       const double a = st.alloc.empty() ? 0.0 : st.alloc[k];
       const double fraction = worker_time_[k] > 0.0 ? st.time_so_far[k] / worker_time_[k] : 0.0;
       double priority = 0.0;
-      if (a > 0.0 && tput(s, s.jobs[i], k) > 0.0) priority = fraction > 0.0 ? a / fraction : a * 1e9;
+      if (a > 0.0 && tput_[i][k] > 0.0) priority = fraction > 0.0 ? a / fraction : a * 1e9;
       queue.push_back({i, priority, st.deficit[k], a});
     }
     std::stable_sort(queue.begin(), queue.end(), [](const Entry& x, const Entry& y) {
@@ -245,7 +254,7 @@ Decision GavelRound::schedule(const Snapshot& s) {
     for (const Entry& e : queue) {
       const JobView& j = s.jobs[e.job];
       const int sf = std::max(1, j.pub->requested_gpus);
-      if (taken[e.job] || sf > left[k] || tput(s, j, k) <= 0.0 || (fifo() && e.priority <= 0.0)) continue;
+      if (taken[e.job] || sf > left[k] || tput_[e.job][k] <= 0.0 || (fifo() && e.priority <= 0.0)) continue;
       left[k] -= sf;
       taken[e.job] = true;
       if (jobs_.at(j.pub->id).alloc.empty()) continue;  // holds the GPUs this round without running
