@@ -1,6 +1,6 @@
 // strategies/gavel.cpp — Gavel's (OSDI'20) round-based mechanism with its policies: `gavel_fifo`, `gavel_fifo_perf`,
 // `max_min_fairness` (LAS), `max_min_fairness_perf` (Gavel's heterogeneity-aware LAS) and
-// `finish_time_fairness_perf`. Run with
+// `finish_time_fairness_perf` and `min_total_duration_perf`. Run with
 // scheduler.interval_s = the round (360 s) on a cluster with GPU pools; configs label them with Gavel's names. Each
 // rule with its source in Gavel's scheduler/scheduler.py: docs/fidelity.md "Gavel".
 #include <algorithm>
@@ -16,7 +16,7 @@
 namespace ringsched {
 namespace {
 
-enum class GavelPolicy { kFifo, kFifoPerf, kLas, kLasPerf, kFtfPerf };
+enum class GavelPolicy { kFifo, kFifoPerf, kLas, kLasPerf, kFtfPerf, kMakespanPerf };
 
 struct JobState {
   std::vector<double> alloc;        // time fraction per pool (empty: not in the allocation)
@@ -36,7 +36,8 @@ class GavelRound final : public Strategy {
         name_(std::move(name)),
         round_s_(round_s),
         reset_s_(reset_s),
-        shuffle_(make_rng(seed, Stream::kGavelJobs, 1)) {}
+        shuffle_(make_rng(seed, Stream::kGavelJobs, 1)),
+        fifo_rng_(make_rng(seed, Stream::kGavelJobs, 2)) {}
   [[nodiscard]] std::string name() const override { return name_; }
 
   Decision decide(const Snapshot& s) override {
@@ -108,6 +109,8 @@ class GavelRound final : public Strategy {
       allocate_fifo(s);
     } else if (policy_ == GavelPolicy::kFtfPerf) {
       allocate_ftf(s);
+    } else if (policy_ == GavelPolicy::kMakespanPerf) {
+      allocate_makespan(s);
     } else {
       allocate_las(s);
     }
@@ -157,41 +160,94 @@ class GavelRound final : public Strategy {
       jobs_[s.jobs[i].pub->id].alloc = a.x[i];
   }
 
-  // FIFO (fifo.py): jobs in arrival order each take a whole type with room; gavel_fifo keeps earlier assignments and
-  // prefers the last type by name with room (Gavel's effective choice), gavel_fifo_perf re-packs every time on the
-  // type of highest throughput. Strict: the first job that fits nowhere ends the pass.
+  // Makespan (min_total_duration.py): the remaining steps of every job finished as early as possible.
+  void allocate_makespan(const Snapshot& s) {
+    std::vector<double> remaining(s.jobs.size());
+    for (std::size_t i = 0; i < s.jobs.size(); ++i)
+      remaining[i] = believed_remaining(s.jobs[i]);
+    const GavelAllocation a = min_total_duration(problem(s), remaining);
+    if (!a.optimal) throw std::runtime_error(name_ + ": the allocation program was not solved (" + a.status + ")");
+    for (std::size_t i = 0; i < s.jobs.size(); ++i)
+      jobs_[s.jobs[i].pub->id].alloc = a.x[i];
+  }
+
+  // FIFO (fifo.py, FIFOPolicy.get_allocation). gavel_fifo (mode base) keeps each job's type once given; at the next
+  // allocation a finished job's type goes to the head of the queue if it fits there (its GPUs counted against what
+  // the jobs before it in id order hold), then jobs in arrival order take a type while any has a free GPU: the type
+  // is the last by name among those with a free GPU (Gavel's code draws a random candidate but uses the loop's last
+  // type, unchecked against the scale factor, so a type can be oversubscribed and its jobs wait), and when that type
+  // is exactly full the randomly drawn candidate leaves the list. gavel_fifo_perf (mode perf) re-packs every time,
+  // each job on the type of highest throughput among those with room (ties: first by name). Both stop at the first
+  // job no type has room for; a job whose chosen type gives it throughput 0 is skipped.
   void allocate_fifo(const Snapshot& s) {
-    std::vector<int> free;
+    std::vector<int> avail;
     for (const PoolInfo& p : s.pools)
-      free.push_back(p.gpus);
-    std::vector<std::size_t> queue;  // snapshot indices
-    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
-      const JobView& j = s.jobs[i];
-      JobState& st = jobs_[j.pub->id];
-      if (policy_ == GavelPolicy::kFifo && !st.alloc.empty()) {
-        for (std::size_t k = 0; k < free.size(); ++k)
-          if (st.alloc[k] > 0.0) free[k] -= std::max(1, j.pub->requested_gpus);
+      avail.push_back(p.gpus);
+    std::map<int, std::size_t> index;  // job id -> snapshot index
+    for (std::size_t i = 0; i < s.jobs.size(); ++i)
+      index[s.jobs[i].pub->id] = i;
+    const auto sf = [&](std::size_t i) { return std::max(1, s.jobs[i].pub->requested_gpus); };
+    if (policy_ == GavelPolicy::kFifoPerf) fifo_type_.clear();
+    std::vector<std::size_t> queue;  // snapshot indices by job id (arrival order)
+    for (const auto& [id, i] : index)
+      if (fifo_type_.count(id) == 0) queue.push_back(i);
+    std::size_t head = 0;
+    std::vector<int> held;
+    for (const auto& [id, k] : fifo_type_)
+      held.push_back(id);
+    for (int id : held) {
+      const std::size_t k = fifo_type_.at(id);
+      const auto it = index.find(id);
+      if (it != index.end()) {
+        avail[k] -= sf(it->second);
         continue;
       }
-      st.alloc.clear();
-      queue.push_back(i);
-    }
-    for (std::size_t i : queue) {
-      const JobView* j = &s.jobs[i];
-      const std::vector<double>& t = tput_[i];
-      const int sf = std::max(1, j->pub->requested_gpus);
-      int best = -1;
-      for (std::size_t k = 0; k < free.size(); ++k) {
-        if (free[k] < sf || t[k] <= 0.0) continue;
-        const auto b = static_cast<std::size_t>(best);
-        const bool better = best < 0 || (perf() ? t[k] > t[b] : s.pools[k].gpu_type > s.pools[b].gpu_type);
-        if (better) best = static_cast<int>(k);
+      if (head < queue.size()) {  // finished: its type to the queue's head if the head fits there
+        const std::size_t h = queue[head];
+        if (sf(h) <= avail[k] && tput_[h][k] > 0.0) {
+          ++head;
+          fifo_type_[s.jobs[h].pub->id] = k;
+          avail[k] -= sf(h);
+        }
       }
-      if (best < 0) break;
-      std::vector<double> a(free.size(), 0.0);
-      a[static_cast<std::size_t>(best)] = 1.0;
-      jobs_[j->pub->id].alloc = a;
-      free[static_cast<std::size_t>(best)] -= sf;
+      fifo_type_.erase(id);
+    }
+    std::vector<std::size_t> types;  // pools with a free GPU, by type name
+    for (std::size_t k = 0; k < avail.size(); ++k)
+      if (avail[k] > 0) types.push_back(k);
+    std::sort(types.begin(), types.end(),
+              [&](std::size_t a, std::size_t b) { return s.pools[a].gpu_type < s.pools[b].gpu_type; });
+    while (head < queue.size() && !types.empty()) {
+      const std::size_t j = queue[head++];
+      std::vector<std::size_t> cands;  // positions in `types` with room for the job
+      for (std::size_t pos = 0; pos < types.size(); ++pos)
+        if (avail[types[pos]] >= sf(j)) cands.push_back(pos);
+      if (cands.empty()) break;
+      std::size_t pick = 0;
+      std::size_t k = 0;
+      if (policy_ == GavelPolicy::kFifo) {
+        boost::random::uniform_int_distribution<std::size_t> draw(0, cands.size() - 1);
+        pick = draw(fifo_rng_);
+        k = types.back();
+      } else {
+        double best = -1.0;
+        for (std::size_t c = 0; c < cands.size(); ++c) {
+          if (tput_[j][types[cands[c]]] > best) {
+            best = tput_[j][types[cands[c]]];
+            pick = c;
+          }
+        }
+        k = types[cands[pick]];
+      }
+      if (!(tput_[j][k] > 0.0)) continue;
+      fifo_type_[s.jobs[j].pub->id] = k;
+      avail[k] -= sf(j);
+      if (avail[k] == 0) types.erase(types.begin() + static_cast<std::ptrdiff_t>(cands[pick]));
+    }
+    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+      std::vector<double> a(avail.size(), 0.0);
+      if (auto it = fifo_type_.find(s.jobs[i].pub->id); it != fifo_type_.end()) a[it->second] = 1.0;
+      jobs_[s.jobs[i].pub->id].alloc = a;
     }
   }
 
@@ -202,6 +258,8 @@ class GavelRound final : public Strategy {
   double round_s_;
   double reset_s_;
   Rng shuffle_;
+  Rng fifo_rng_;                          // gavel_fifo's candidate draw (FIFOPolicy's own random.Random(seed))
+  std::map<int, std::size_t> fifo_type_;  // FIFO: each allocated job's pool (finished ones until the next allocation)
   std::map<int, JobState> jobs_;
   std::vector<std::vector<double>> tput_;  // this decision's throughputs: snapshot job x pool
   std::vector<double> worker_time_;
@@ -306,6 +364,11 @@ StrategyInfo finish_time_fairness_perf_strategy_info() {
   return gavel_info("finish_time_fairness_perf", GavelPolicy::kFtfPerf,
                     "Gavel's `finish_time_fairness_perf`: time fractions per type that minimise the largest ratio of "
                     "a job's finish time to its finish time alone on an equal share (LPs bisected).");
+}
+StrategyInfo min_total_duration_perf_strategy_info() {
+  return gavel_info("min_total_duration_perf", GavelPolicy::kMakespanPerf,
+                    "Gavel's `min_total_duration_perf`: time fractions per type under which every job finishes "
+                    "its remaining steps soonest (the makespan; an LP, Gavel's 5% search replayed).");
 }
 StrategyInfo max_min_fairness_perf_strategy_info() {
   return gavel_info("max_min_fairness_perf", GavelPolicy::kLasPerf,

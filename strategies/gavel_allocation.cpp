@@ -179,4 +179,68 @@ GavelAllocation finish_time_fairness(const GavelProblem& p, const std::vector<do
   return best;
 }
 
+double gavel_makespan_search(double t_star) {
+  double lo = 100.0;
+  double hi = 1e6;
+  double last_hi = 1e6;
+  double found = -1.0;
+  while (found < 0.0 && last_hi < 1e300) {
+    while (1.05 * lo < hi) {
+      const double t = 0.5 * (lo + hi);
+      if (t >= t_star) {
+        found = t;
+        hi = t;
+      } else {
+        lo = t;
+      }
+    }
+    hi = last_hi * 10.0;
+    lo = last_hi;
+    last_hi *= 10.0;
+  }
+  return found;
+}
+
+GavelAllocation min_total_duration(const GavelProblem& p, const std::vector<double>& remaining) {
+  check_sizes(p);
+  const std::size_t m = p.throughput.size();
+  const std::size_t n = p.workers.size();
+  if (remaining.size() != m) throw std::invalid_argument("gavel allocation: one remaining work per job");
+  GavelAllocation out;
+  out.x.assign(m, std::vector<double>(n, 0.0));
+  bool any = false;
+  for (std::size_t i = 0; i < m; ++i) {
+    if (!(remaining[i] > 0.0)) continue;
+    any = true;
+    if (std::none_of(p.throughput[i].begin(), p.throughput[i].end(), [](double t) { return t > 0.0; })) {
+      out.status = "job " + std::to_string(i) + " has steps left and runs on no GPU type, so no horizon is feasible";
+      return out;
+    }
+  }
+  if (!any) {
+    out.optimal = true;
+    return out;
+  }
+  models::LinearProgram lp;
+  const auto var = add_allocation_variables(lp, m, n);
+  const int z = lp.add_variable(0.0, models::kLpInfinity, 1.0);
+  lp.maximise();
+  for (std::size_t i = 0; i < m; ++i) {
+    std::vector<std::pair<int, double>> budget;
+    std::vector<std::pair<int, double>> rate;
+    for (std::size_t k = 0; k < n; ++k) {
+      budget.emplace_back(var[i][k], 1.0);
+      rate.emplace_back(var[i][k], p.throughput[i][k]);
+    }
+    lp.add_row(budget, -models::kLpInfinity, 1.0);
+    if (!(remaining[i] > 0.0)) continue;
+    rate.emplace_back(z, -remaining[i]);
+    lp.add_row(rate, 0.0, models::kLpInfinity);  // sum_k T x - R z >= 0
+  }
+  add_capacity_rows(lp, p, var);
+  if (!solve_allocation(lp, var, out)) return out;
+  out.objective = gavel_makespan_search(1.0 / out.objective);
+  return out;
+}
+
 }  // namespace ringsched

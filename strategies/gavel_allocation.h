@@ -43,4 +43,17 @@ std::vector<double> isolated_throughputs(const GavelProblem& problem);
 GavelAllocation finish_time_fairness(const GavelProblem& problem, const std::vector<double>& since_start,
                                      const std::vector<double>& remaining, const std::vector<double>& isolated_time);
 
+// Gavel's makespan policy (min_total_duration_perf): the smallest horizon T such that every job can finish its
+// remaining steps R[i] within T, sum_k T[i][k] x[i][k] >= R[i] / T, under the same constraints as max-min. Gavel
+// bisects T between 100 s and 1e6 s (widening by 10x while nothing is feasible) until the window is within 5%, solving
+// a feasibility program at each midpoint, and returns the allocation of the last feasible midpoint. Here the optimum
+// T* comes from one LP (maximise z subject to sum_k T[i][k] x[i][k] >= R[i] z: T* = 1/z*), Gavel's bisection is
+// replayed on it (a midpoint is feasible iff it is >= T*), and the LP's allocation, feasible at every T >= T*, is
+// returned; objective = the horizon Gavel's search stops at (within 5% above T*, never below ~100 s). Not optimal
+// when a job with steps left runs on no type. std::invalid_argument for inconsistent sizes.
+GavelAllocation min_total_duration(const GavelProblem& problem, const std::vector<double>& remaining);
+
+// The horizon Gavel's bisection settles on when the optimum is t_star seconds (see min_total_duration).
+double gavel_makespan_search(double t_star);
+
 }  // namespace ringsched

@@ -23,7 +23,8 @@ std::vector<StrategyInfo> builtin_infos() {
           gavel_fifo_perf_strategy_info(),
           max_min_fairness_strategy_info(),
           max_min_fairness_perf_strategy_info(),
-          finish_time_fairness_perf_strategy_info()};
+          finish_time_fairness_perf_strategy_info(),
+          min_total_duration_perf_strategy_info()};
 }
 
 struct Registry {

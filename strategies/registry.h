@@ -54,5 +54,6 @@ StrategyInfo gavel_fifo_perf_strategy_info();
 StrategyInfo max_min_fairness_strategy_info();
 StrategyInfo max_min_fairness_perf_strategy_info();
 StrategyInfo finish_time_fairness_perf_strategy_info();
+StrategyInfo min_total_duration_perf_strategy_info();
 
 }  // namespace ringsched

@@ -1,5 +1,5 @@
 // traces/trace.h — job traces as read by a trace format (traces/trace_format.h: the Pollux workload files, generic
-// submit/duration/GPU traces), their tiling, and the settings that turn one into a Workload
+// submit/duration/GPU traces, Gavel's traces), their tiling, and the settings that turn one into a Workload
 // (traces/trace_workload.h). Formats: docs/config.md.
 #pragma once
 
@@ -18,6 +18,7 @@ struct TraceJob {
   int gpus = 0;              // GPUs asked for
   std::string application;   // Pollux workloads: the application (class) name
   double batch_size = 0.0;   // Pollux workloads: the job's global batch (its class's batch for non-goodput classes)
+  double steps = 0.0;        // Gavel traces: the job's total steps (total_steps)
   int line = 0;              // line in the file
 };
 

@@ -11,7 +11,8 @@ std::string TraceFormat::column_notes(const Catalog& /*catalog*/) const {
 }
 
 const std::vector<const TraceFormat*>& trace_format_registry() {
-  static const std::vector<const TraceFormat*> formats = {&pollux_trace_format(), &generic_trace_format()};
+  static const std::vector<const TraceFormat*> formats = {&pollux_trace_format(), &generic_trace_format(),
+                                                          &gavel_trace_format()};
   return formats;
 }
 

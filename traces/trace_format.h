@@ -53,5 +53,6 @@ class TraceFormat {
 // The built-in formats (one file each).
 const TraceFormat& pollux_trace_format();   // traces/pollux_trace.cpp
 const TraceFormat& generic_trace_format();  // traces/generic_trace.cpp
+const TraceFormat& gavel_trace_format();    // traces/gavel_trace.cpp
 
 }  // namespace ringsched

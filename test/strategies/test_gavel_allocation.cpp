@@ -87,3 +87,33 @@ TEST_CASE("strategies::GavelAllocation: finish-time fairness on Gavel's test cas
   CHECK(late.objective >= 2.0);
   CHECK_THROWS_AS(finish_time_fairness(p, {0.0}, {1.0, 1.0}, {1.0, 1.0}), std::invalid_argument);
 }
+
+TEST_CASE("strategies::GavelAllocation: min total duration on Gavel's test case, by hand", "[gavel]") {
+  const GavelProblem p = two_jobs();
+  // Remaining 300 and 500 steps: in T seconds job 0 needs 300 / T steps/s and job 1 500 / T. With job 0 on the one
+  // V100 a of the time, its best rate is 2a + 1 (1 - a) = 1 + a (P100 the rest) and job 1's 3 (1 - a) + 2a = 3 - a:
+  // the two sum to 4 >= 800 / T, so T* = 200 s (a = 1/2: 1.5 and 2.5 steps/s). Gavel's bisection from [100, 1e6]
+  // stops at the first feasible midpoint within 5%: 206.80084228515625 (17 midpoints).
+  const GavelAllocation a = min_total_duration(p, {300.0, 500.0});
+  REQUIRE(a.optimal);
+  CHECK(a.objective == Approx(206.80084228515625).epsilon(1e-12));
+  CHECK(p.throughput[0][0] * a.x[0][0] + p.throughput[0][1] * a.x[0][1] + p.throughput[0][2] * a.x[0][2] >=
+        Approx(1.5).epsilon(1e-7));
+  CHECK(p.throughput[1][0] * a.x[1][0] + p.throughput[1][1] * a.x[1][1] + p.throughput[1][2] * a.x[1][2] >=
+        Approx(2.5).epsilon(1e-7));
+  CHECK(a.x[0][0] + a.x[1][0] <= 1.0 + 1e-9);
+  // The search never goes below ~100 s: an optimum of 50 s stops at 103.81..., and a wider one widens the window.
+  CHECK(gavel_makespan_search(50.0) == Approx(103.81431579589844).epsilon(1e-12));
+  CHECK(gavel_makespan_search(5e6) >= 5e6);
+  CHECK(gavel_makespan_search(5e6) <= 5e6 * 1.05);
+  // Nothing left: nothing allocated. A job with steps left that runs nowhere: not optimal, with a reason.
+  const GavelAllocation none = min_total_duration(p, {0.0, 0.0});
+  REQUIRE(none.optimal);
+  CHECK(none.x[0][0] == 0.0);
+  GavelProblem stuck = p;
+  stuck.throughput[1] = {0.0, 0.0, 0.0};
+  const GavelAllocation bad = min_total_duration(stuck, {300.0, 500.0});
+  CHECK_FALSE(bad.optimal);
+  CHECK(bad.status.find("runs on no GPU type") != std::string::npos);
+  CHECK_THROWS_AS(min_total_duration(p, {1.0}), std::invalid_argument);
+}

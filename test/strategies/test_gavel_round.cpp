@@ -68,7 +68,8 @@ TEST_CASE("strategies::Gavel: every policy keeps the invariants on GPU pools and
     "workload": {"catalog": "gavel", "jobs": 25, "arrival": {"process": "gavel", "multi_gpu": true}},
     "levels": [{"name": "r", "rate_per_hour": 3}],
     "strategies": [{"name": "gavel_fifo", "label": "fifo"}, {"name": "gavel_fifo_perf", "label": "fifo_perf"},
-                   "max_min_fairness", "max_min_fairness_perf", "finish_time_fairness_perf"],
+                   "max_min_fairness", "max_min_fairness_perf", "finish_time_fairness_perf",
+                   "min_total_duration_perf"],
     "scheduler": {"interval_s": 360}, "restart": {"cost_s": 0}, "seeds": 1})");
   const ExperimentConfig c = parse_experiment(doc, "gavel.json", "");
   const Workload wl = make_workload(c, 0, 1);

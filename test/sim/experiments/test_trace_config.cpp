@@ -211,7 +211,7 @@ TEST_CASE("sim::Experiment: trace errors name the config's JSON path and the tra
 
   nlohmann::json doc = pollux_config("w.csv");
   doc["workload"]["trace"]["format"] = "slurm";
-  CHECK_THAT(parse_error(doc, base), Contains("workload.trace.format") && Contains("pollux, generic"));
+  CHECK_THAT(parse_error(doc, base), Contains("workload.trace.format") && Contains("pollux, generic, gavel"));
   doc = pollux_config("w.csv");
   doc["workload"]["trace"]["time_unit"] = "fortnight";
   CHECK_THAT(parse_error(doc, base), Contains("workload.trace.time_unit"));

@@ -1,0 +1,21 @@
+// traces/gavel_trace.h — Gavel's (OSDI'20) trace files: one tab-separated job per line, the job type (a class of the
+// catalog, e.g. `gavel`'s), its total steps, scale factor (GPUs) and arrival time. Both layouts Gavel's code has read:
+// 10 columns (scheduler/utils.py parse_trace: job_type, command, working_directory, num_steps_arg, needs_data_dir,
+// total_steps, scale_factor, priority_weight, SLO, arrival_time) and 7 columns (the Philly-derived traces in
+// scheduler/traces/msr: job_type, command, num_steps_arg, needs_data_dir, total_steps, arrival_time, scale_factor).
+#pragma once
+
+#include <string>
+
+#include "traces/trace_format.h"
+
+namespace ringsched {
+
+// Reads a Gavel trace; the layout is told by the first line's column count and every line must have it. Blank lines
+// are skipped. Arrival times (in `time_unit`, Gavel's seconds by default) must be finite, >= 0 and <= 1e12 s; rows
+// are sorted by arrival (stable) and shifted so the first arrives at 0. total_steps >= 1, scale_factor 1..2^20;
+// priority_weight must be 1 and SLO -1 (no SLO): neither is modelled, so another value is refused rather than
+// ignored. InputError naming file:line and the column for each.
+Trace read_gavel_trace(const std::string& path, const std::string& time_unit);
+
+}  // namespace ringsched
