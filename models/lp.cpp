@@ -26,7 +26,7 @@ int LinearProgram::add_variable(double lower, double upper, double objective) {
   return static_cast<int>(lower_.size()) - 1;
 }
 
-void LinearProgram::add_row(const std::vector<std::pair<int, double>>& terms, double lower, double upper) {
+int LinearProgram::add_row(const std::vector<std::pair<int, double>>& terms, double lower, double upper) {
   const int row = static_cast<int>(row_lower_.size());
   for (const auto& [col, value] : terms) {
     if (col < 0 || col >= variables()) throw std::invalid_argument("linear program: a term names no variable");
@@ -36,26 +36,36 @@ void LinearProgram::add_row(const std::vector<std::pair<int, double>>& terms, do
   }
   row_lower_.push_back(to_clp(lower));
   row_upper_.push_back(to_clp(upper));
+  return row;
 }
 
-LpSolution LinearProgram::solve() const {
+namespace {
+
+// Loads the program into `model` (every row and column given explicitly: the matrix would size itself by the
+// largest index present).
+void load(ClpSimplex& model, const std::vector<int>& rows_of, const std::vector<int>& cols_of,
+          const std::vector<double>& values, int rows, int variables, const std::vector<double>& lower,
+          const std::vector<double>& upper, const std::vector<double>& objective, const std::vector<double>& row_lower,
+          const std::vector<double>& row_upper, bool maximise) {
+  CoinPackedMatrix matrix(true, rows_of.data(), cols_of.data(), values.data(),
+                          static_cast<CoinBigIndex>(values.size()));
+  matrix.setDimensions(rows, variables);
+  model.setLogLevel(0);
+  model.loadProblem(matrix, lower.data(), upper.data(), objective.data(), row_lower.data(), row_upper.data());
+  model.setOptimizationDirection(maximise ? -1.0 : 1.0);
+}
+
+// Runs the dual simplex from the model's current basis and reads the answer.
+LpSolution run_dual(ClpSimplex& model, int variables) {
   LpSolution out;
   try {
-    CoinPackedMatrix matrix(true, term_row_.data(), term_col_.data(), term_value_.data(),
-                            static_cast<CoinBigIndex>(term_value_.size()));
-    // The matrix sizes itself by the largest index present: give it every row and column explicitly.
-    matrix.setDimensions(rows(), variables());
-    ClpSimplex model;
-    model.setLogLevel(0);
-    model.loadProblem(matrix, lower_.data(), upper_.data(), objective_.data(), row_lower_.data(), row_upper_.data());
-    model.setOptimizationDirection(maximise_ ? -1.0 : 1.0);
     model.dual();
     if (model.isProvenOptimal()) {
       out.optimal = true;
       out.status = "optimal";
       out.objective = model.objectiveValue();
       const double* x = model.getColSolution();
-      out.x.assign(x, x + variables());
+      out.x.assign(x, x + variables);
     } else if (model.isProvenPrimalInfeasible()) {
       out.status = "infeasible";
     } else if (model.isProvenDualInfeasible()) {
@@ -69,6 +79,46 @@ LpSolution LinearProgram::solve() const {
     out.status = std::string("CLP error: ") + e.what();
   }
   return out;
+}
+
+}  // namespace
+
+LpSolution LinearProgram::solve() const {
+  try {
+    ClpSimplex model;
+    load(model, term_row_, term_col_, term_value_, rows(), variables(), lower_, upper_, objective_, row_lower_,
+         row_upper_, maximise_);
+    return run_dual(model, variables());
+  } catch (const CoinError& e) {
+    LpSolution out;
+    out.status = "CLP error: " + e.message();
+    return out;
+  }
+}
+
+struct LpSession::Impl {
+  ClpSimplex model;
+};
+
+LpSession::LpSession(const LinearProgram& lp)
+    : impl_(std::make_unique<Impl>()), rows_(lp.rows()), variables_(lp.variables()) {
+  try {
+    load(impl_->model, lp.term_row_, lp.term_col_, lp.term_value_, lp.rows(), lp.variables(), lp.lower_, lp.upper_,
+         lp.objective_, lp.row_lower_, lp.row_upper_, lp.maximise_);
+  } catch (const CoinError& e) {
+    throw std::runtime_error("linear program: CLP could not load it: " + e.message());
+  }
+}
+
+LpSession::~LpSession() = default;
+
+void LpSession::set_row_bounds(int row, double lower, double upper) {
+  if (row < 0 || row >= rows_) throw std::invalid_argument("linear program: a row out of range");
+  impl_->model.setRowBounds(row, to_clp(lower), to_clp(upper));
+}
+
+LpSolution LpSession::solve() {
+  return run_dual(impl_->model, variables_);
 }
 
 }  // namespace ringsched::models

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,8 +25,8 @@ class LinearProgram {
   // A variable lower <= x <= upper (either may be +-kLpInfinity) with objective coefficient `objective`; returns
   // its index.
   int add_variable(double lower, double upper, double objective);
-  // lower <= sum of coefficient x variable <= upper over (variable index, coefficient) pairs.
-  void add_row(const std::vector<std::pair<int, double>>& terms, double lower, double upper);
+  // lower <= sum of coefficient x variable <= upper over (variable index, coefficient) pairs; returns the row's index.
+  int add_row(const std::vector<std::pair<int, double>>& terms, double lower, double upper);
   void maximise() { maximise_ = true; }
   [[nodiscard]] int variables() const { return static_cast<int>(lower_.size()); }
   [[nodiscard]] int rows() const { return static_cast<int>(row_lower_.size()); }
@@ -33,11 +34,32 @@ class LinearProgram {
   [[nodiscard]] LpSolution solve() const;
 
  private:
+  friend class LpSession;
   std::vector<double> lower_, upper_, objective_;
   std::vector<double> row_lower_, row_upper_;
   std::vector<int> term_row_, term_col_;
   std::vector<double> term_value_;
   bool maximise_ = false;
+};
+
+// A program kept loaded in CLP between solves, for a sequence of programs that differ only in row bounds (a
+// bisection over a level): each solve starts from the previous optimal basis, which the dual simplex repairs in a
+// few pivots when only right-hand sides changed. Same answers as LinearProgram::solve to CLP's tolerances.
+class LpSession {
+ public:
+  explicit LpSession(const LinearProgram& lp);
+  ~LpSession();
+  LpSession(const LpSession&) = delete;
+  LpSession& operator=(const LpSession&) = delete;
+  // std::invalid_argument for a NaN bound or a row out of range.
+  void set_row_bounds(int row, double lower, double upper);
+  [[nodiscard]] LpSolution solve();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  int rows_ = 0;
+  int variables_ = 0;
 };
 
 }  // namespace ringsched::models

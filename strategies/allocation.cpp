@@ -112,4 +112,99 @@ std::vector<int> unit_greedy_allocation(const Snapshot& s, const std::vector<int
   return unit_greedy_allocation(views_of(s, candidates), budget, s.gpus_per_node);
 }
 
+Decision typed_greedy_allocation(const Snapshot& s, const std::vector<int>& candidates, bool unit) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  Decision d;
+  d.gpus.assign(s.jobs.size(), 0);
+  d.pools.assign(s.jobs.size(), 0);
+  std::vector<int> budget;
+  for (const PoolInfo& p : s.pools)
+    budget.push_back(p.gpus);
+  const auto time_on = [&](const JobView& j, std::size_t k, int w) {
+    if (w <= 0) return kInf;
+    const PoolInfo& p = s.pools[k];
+    const double f = j.belief->throughput_on(p.gpu_type, w, packed_nodes(w, p.gpus_per_node));
+    return f > 0.0 ? believed_remaining(j) / f : kInf;
+  };
+  // Entry: min GPUs on the pool where the job is believed to finish soonest.
+  for (int c : candidates) {
+    const auto i = static_cast<std::size_t>(c);
+    const JobView& j = s.jobs[i];
+    const int need = std::max(1, j.pub->cls.min_gpus);
+    int best = -1;
+    double best_t = kInf;
+    for (std::size_t k = 0; k < budget.size(); ++k) {
+      if (budget[k] < need) continue;
+      const double t = time_on(j, k, need);
+      if (!(t < kInf)) continue;
+      const bool held = j.gpus > 0 && static_cast<std::size_t>(j.pool) == k;
+      if (best < 0 || t < best_t || (t == best_t && held)) {
+        best = static_cast<int>(k);
+        best_t = t;
+      }
+    }
+    if (best < 0) continue;
+    d.gpus[i] = need;
+    d.pools[i] = best;
+    budget[static_cast<std::size_t>(best)] -= need;
+  }
+  // Growth: a job's step is to its next count w' on its own pool (w' - w more GPUs there) or on another pool with
+  // w' GPUs free (its w GPUs freed), whichever gains more per added GPU: (t(w) - t'(w')) / (w' - w).
+  struct Step {
+    double gain = 0.0;
+    std::size_t pool = 0;
+  };
+  const auto best_step = [&](std::size_t i) {
+    Step out;
+    const JobView& j = s.jobs[i];
+    const int cur = d.gpus[i];
+    const int nxt = std::min(unit ? cur + 1 : 2 * cur, j.pub->cls.max_gpus);
+    if (cur <= 0 || nxt <= cur) return out;
+    const auto here = static_cast<std::size_t>(d.pools[i]);
+    const double now_t = time_on(j, here, cur);
+    for (std::size_t k = 0; k < budget.size(); ++k) {
+      if (budget[k] < (k == here ? nxt - cur : nxt)) continue;
+      const double g = (now_t - time_on(j, k, nxt)) / static_cast<double>(nxt - cur);
+      if (g > out.gain || (g == out.gain && g > 0.0 && k == here)) out = {g, k};
+    }
+    return out;
+  };
+  const auto fill = [&](std::priority_queue<Gain>& heap) {
+    std::vector<Gain> all;
+    for (std::size_t pos = 0; pos < candidates.size(); ++pos) {
+      const Step st = best_step(static_cast<std::size_t>(candidates[pos]));
+      if (st.gain > 0.0) all.push_back({st.gain, pos});
+    }
+    heap = std::priority_queue<Gain>(std::less<Gain>(), std::move(all));
+  };
+  std::priority_queue<Gain> heap;
+  fill(heap);
+  while (!heap.empty()) {
+    const Gain top = heap.top();
+    heap.pop();
+    const auto i = static_cast<std::size_t>(candidates[top.idx]);
+    const Step st = best_step(i);  // budgets only shrink between moves: a stored gain is an upper bound
+    if (!(st.gain > 0.0)) continue;
+    if (st.gain != top.gain) {
+      heap.push({st.gain, top.idx});
+      continue;
+    }
+    const JobView& j = s.jobs[i];
+    const int cur = d.gpus[i];
+    const int nxt = std::min(unit ? cur + 1 : 2 * cur, j.pub->cls.max_gpus);
+    const auto here = static_cast<std::size_t>(d.pools[i]);
+    budget[here] += cur;
+    budget[st.pool] -= nxt;
+    d.gpus[i] = nxt;
+    d.pools[i] = static_cast<int>(st.pool);
+    if (st.pool != here) {
+      fill(heap);  // a pool got GPUs back: every job's best step may have grown
+    } else {
+      const Step again = best_step(i);
+      if (again.gain > 0.0) heap.push({again.gain, top.idx});
+    }
+  }
+  return d;
+}
+
 }  // namespace ringsched

@@ -1,5 +1,5 @@
 // strategies/allocation.h — allocation heuristics shared by strategies: the Eq. 6 doubling heuristic and the
-// unit-step greedy (Optimus), both on believed remaining time Q/f(w).
+// unit-step greedy (Optimus), both on believed remaining time Q/f(w), on one GPU type or on a cluster's pools.
 #pragma once
 
 #include <span>
@@ -22,6 +22,16 @@ std::vector<int> doubling_allocation(const Snapshot& s, const std::vector<int>& 
 // Unit-step greedy (Optimus): like doubling but grows one GPU at a time (w' = w + 1). Stops at the first step
 // where no job gains, which is how it gets stuck at 8 when 9 is slower and 16 faster.
 std::vector<int> unit_greedy_allocation(const Snapshot& s, const std::vector<int>& candidates, int budget);
+
+// The same heuristics on a typed cluster (Snapshot::pools non-empty): each job runs on one pool. Candidates in
+// priority order each start at their min GPUs on the pool where they are believed to finish soonest at that count
+// (remaining work / Belief::throughput_on) among those with room (ties: the pool the job holds GPUs in, then the
+// earlier pool); then, repeatedly, the job with the largest gain per added GPU takes its next count w' = min(2w,
+// max) for doubling (`unit` false) or w + 1 (`unit` true), while that gain is > 0: on its own pool if w' - w GPUs are
+// left there, or moved to another pool with w' GPUs free (its w freed), gain (t(w) - t'(w')) / (w' - w) with t' the
+// time on the pool it goes to (ties: its own pool, then the earlier job). Decision::gpus and Decision::pools aligned
+// with snapshot.jobs (jobs not in `candidates` get 0).
+Decision typed_greedy_allocation(const Snapshot& s, const std::vector<int>& candidates, bool unit);
 
 // A job's believed speeds at the counts a greedy may ask for, kept by an incremental strategy when its beliefs are
 // fixed (Belief::fixed): (GPUs, throughput on them packed) pairs, the values the belief returns.

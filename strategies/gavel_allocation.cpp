@@ -2,6 +2,7 @@
 #include "strategies/gavel_allocation.h"
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -39,9 +40,8 @@ void add_capacity_rows(models::LinearProgram& lp, const GavelProblem& p, const s
   }
 }
 
-// Solves and reads x back clipped to [0, 1], as Gavel does; false (with the solver's word) when not optimal.
-bool solve_allocation(const models::LinearProgram& lp, const std::vector<std::vector<int>>& var, GavelAllocation& out) {
-  const models::LpSolution s = lp.solve();
+// Reads x back clipped to [0, 1], as Gavel does; false (with the solver's word) when not optimal.
+bool read_allocation(const models::LpSolution& s, const std::vector<std::vector<int>>& var, GavelAllocation& out) {
   out.optimal = s.optimal;
   out.status = s.status;
   if (!s.optimal) return false;
@@ -51,6 +51,10 @@ bool solve_allocation(const models::LinearProgram& lp, const std::vector<std::ve
     for (std::size_t k = 0; k < var[i].size(); ++k)
       out.x[i][k] = std::clamp(s.x[static_cast<std::size_t>(var[i][k])], 0.0, 1.0);
   return true;
+}
+
+bool solve_allocation(const models::LinearProgram& lp, const std::vector<std::vector<int>>& var, GavelAllocation& out) {
+  return read_allocation(lp.solve(), var, out);
 }
 
 }  // namespace
@@ -115,31 +119,53 @@ std::vector<double> isolated_throughputs(const GavelProblem& p) {
 
 namespace {
 
-// The feasibility LP of finish-time fairness at level r: an allocation, or nullopt-like (optimal = false).
-GavelAllocation ftf_at(const GavelProblem& p, const std::vector<double>& since_start,
-                       const std::vector<double>& remaining, const std::vector<double>& isolated_time, double r) {
-  const std::size_t m = p.throughput.size();
-  const std::size_t n = p.workers.size();
-  GavelAllocation out;
-  models::LinearProgram lp;
-  const auto var = add_allocation_variables(lp, m, n);
-  for (std::size_t i = 0; i < m; ++i) {
-    std::vector<std::pair<int, double>> rate;
-    std::vector<std::pair<int, double>> budget;
-    for (std::size_t k = 0; k < n; ++k) {
-      rate.emplace_back(var[i][k], p.throughput[i][k]);
-      budget.emplace_back(var[i][k], 1.0);
+// The feasibility programs of finish-time fairness, one per level r, kept loaded: only the rate rows' lower bounds
+// depend on r, so each level is solved from the previous level's basis.
+class FtfLevels {
+ public:
+  FtfLevels(const GavelProblem& p, const std::vector<double>& since_start, const std::vector<double>& remaining,
+            const std::vector<double>& isolated_time)
+      : since_(since_start), remaining_(remaining), isolated_(isolated_time) {
+    const std::size_t m = p.throughput.size();
+    const std::size_t n = p.workers.size();
+    models::LinearProgram lp;
+    var_ = add_allocation_variables(lp, m, n);
+    rate_row_.assign(m, -1);
+    for (std::size_t i = 0; i < m; ++i) {
+      std::vector<std::pair<int, double>> rate;
+      std::vector<std::pair<int, double>> budget;
+      for (std::size_t k = 0; k < n; ++k) {
+        rate.emplace_back(var_[i][k], p.throughput[i][k]);
+        budget.emplace_back(var_[i][k], 1.0);
+      }
+      lp.add_row(budget, -models::kLpInfinity, 1.0);
+      if (remaining[i] > 0.0) rate_row_[i] = lp.add_row(rate, 0.0, models::kLpInfinity);
     }
-    lp.add_row(budget, -models::kLpInfinity, 1.0);
-    if (!(remaining[i] > 0.0)) continue;
-    const double slack = r * isolated_time[i] - since_start[i];
-    if (!(slack > 0.0)) return out;  // even infinite speed finishes too late
-    lp.add_row(rate, remaining[i] / slack, models::kLpInfinity);
+    add_capacity_rows(lp, p, var_);
+    session_ = std::make_unique<models::LpSession>(lp);
   }
-  add_capacity_rows(lp, p, var);
-  if (solve_allocation(lp, var, out)) out.objective = r;
-  return out;
-}
+
+  // The allocation at level r (optimal = false when no allocation reaches it).
+  GavelAllocation at(double r) {
+    GavelAllocation out;
+    for (std::size_t i = 0; i < rate_row_.size(); ++i) {
+      if (rate_row_[i] < 0) continue;
+      const double slack = r * isolated_[i] - since_[i];
+      if (!(slack > 0.0)) return out;  // even infinite speed finishes too late
+      session_->set_row_bounds(rate_row_[i], remaining_[i] / slack, models::kLpInfinity);
+    }
+    if (read_allocation(session_->solve(), var_, out)) out.objective = r;
+    return out;
+  }
+
+ private:
+  const std::vector<double>& since_;
+  const std::vector<double>& remaining_;
+  const std::vector<double>& isolated_;
+  std::vector<std::vector<int>> var_;
+  std::vector<int> rate_row_;
+  std::unique_ptr<models::LpSession> session_;
+};
 
 }  // namespace
 
@@ -155,12 +181,13 @@ GavelAllocation finish_time_fairness(const GavelProblem& p, const std::vector<do
     if (!(isolated_time[i] > 0.0)) throw std::invalid_argument("gavel allocation: a non-positive isolated time");
     lo = std::max(lo, since_start[i] / isolated_time[i]);
   }
+  FtfLevels levels(p, since_start, remaining, isolated_time);
   double hi = std::max(1.0, 2.0 * lo);
-  GavelAllocation best = ftf_at(p, since_start, remaining, isolated_time, hi);
+  GavelAllocation best = levels.at(hi);
   for (int i = 0; i < 200 && !best.optimal; ++i) {
     lo = hi;
     hi *= 2.0;
-    best = ftf_at(p, since_start, remaining, isolated_time, hi);
+    best = levels.at(hi);
   }
   if (!best.optimal) {
     best.status = "no level of finish-time fairness is feasible (" + best.status + ")";
@@ -168,7 +195,7 @@ GavelAllocation finish_time_fairness(const GavelProblem& p, const std::vector<do
   }
   while (hi - lo > 1e-9 * hi) {
     const double mid = 0.5 * (lo + hi);
-    GavelAllocation at = ftf_at(p, since_start, remaining, isolated_time, mid);
+    GavelAllocation at = levels.at(mid);
     if (at.optimal) {
       hi = mid;
       best = std::move(at);

@@ -23,6 +23,7 @@ class Optimus final : public Strategy {
     std::iota(candidates.begin(), candidates.end(), 0);
     Decision d;
     if (class_max_.empty()) {
+      if (!s.pools.empty()) return typed_greedy_allocation(s, candidates, true);
       d.gpus = unit_greedy_allocation(s, candidates, s.total_gpus);
     } else {
       // The same greedy on views whose public GPU limit is capped per class.
@@ -37,7 +38,11 @@ class Optimus final : public Strategy {
       }
       Snapshot capped = s;
       capped.jobs = views;
-      d.gpus = unit_greedy_allocation(capped, candidates, s.total_gpus);
+      if (!s.pools.empty()) {
+        d = typed_greedy_allocation(capped, candidates, true);
+      } else {
+        d.gpus = unit_greedy_allocation(capped, candidates, s.total_gpus);
+      }
     }
     if (smallest_first_) {
       d.place_order = candidates;
@@ -69,8 +74,10 @@ StrategyInfo optimus_strategy_info() {
       "positive (beliefs: history by default). Params: class_max_gpus (object: class name -> most GPUs for its "
       "jobs), placement_order (\"largest_first\", the default, or \"smallest_first\": the order in which jobs "
       "whose GPU count changed are placed). The Pollux artifact's Optimus: beliefs oracle, class_max_gpus "
-      "{\"ncf\": 1}, placement_order smallest_first, with cluster.placement most_free (docs/fidelity.md).";
+      "{\"ncf\": 1}, placement_order smallest_first, with cluster.placement most_free (docs/fidelity.md). On GPU "
+      "pools each job starts on the type where it is believed to finish soonest and grows there.";
   info.default_beliefs = "history";
+  info.gpu_types = true;
   info.params = {"class_max_gpus", "placement_order"};
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
     std::map<std::string, int> caps = class_max_gpus_param(p);

@@ -1,5 +1,6 @@
 // strategies/precompute.cpp — `precompute`: the Eq. 6 doubling heuristic on believed speeds and remaining work,
-// re-run at every arrival and completion. When jobs outnumber GPUs, 1 GPU each in arrival order, the rest wait.
+// re-run at every arrival and completion. When jobs outnumber GPUs, 1 GPU each in arrival order, the rest wait. On
+// GPU pools: the type and count from beliefs per type (typed_greedy_allocation).
 // Incremental (decide_changes): the same decisions kept by IncrementalGreedy.
 #include <numeric>
 
@@ -16,6 +17,7 @@ class Precompute final : public Strategy {
   Decision decide(const Snapshot& s) override {
     std::vector<int> candidates(s.jobs.size());
     std::iota(candidates.begin(), candidates.end(), 0);
+    if (!s.pools.empty()) return typed_greedy_allocation(s, candidates, false);
     Decision d;
     d.gpus = doubling_allocation(s, candidates, s.total_gpus);
     return d;
@@ -34,8 +36,10 @@ StrategyInfo precompute_strategy_info() {
   info.name = "precompute";
   info.description =
       "Eq. 6 doubling heuristic on the jobs' believed speed and remaining work (beliefs: history by default; "
-      "set \"beliefs\": \"oracle\" for the truth). No params.";
+      "set \"beliefs\": \"oracle\" for the truth). On GPU pools each job starts on the type where it is "
+      "believed to finish soonest and grows there. No params.";
   info.default_beliefs = "history";
+  info.gpu_types = true;
   info.make = [](const JsonReader&) -> std::unique_ptr<Strategy> { return std::make_unique<Precompute>(); };
   return info;
 }

@@ -2,6 +2,7 @@
 // and bad input.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "models/lp.h"
@@ -57,4 +58,41 @@ TEST_CASE("models::LinearProgram: infeasible and unbounded programs say so, bad 
   LinearProgram bad;
   CHECK_THROWS_AS(bad.add_row({{0, 1.0}}, 0.0, 1.0), std::invalid_argument);
   CHECK_THROWS_AS(bad.add_variable(0.0, NAN, 1.0), std::invalid_argument);
+}
+
+TEST_CASE("models::LpSession: re-solves after row bounds change, through infeasible levels, as fresh solves do",
+          "[models][lp]") {
+  // maximise 3x + 2y s.t. x + y <= b, x + 3y <= 6, 0 <= x <= 3, y >= 0, for b = 4, 2, 10, then x + y >= 12
+  // (infeasible: at most 3 + 2 = 5), then b = 4 again. By hand: b = 4: (3, 1), 11; b = 2: (2, 0), 6; b = 10: (3, 1),
+  // 11 (the second row binds).
+  LinearProgram lp;
+  const int x = lp.add_variable(0.0, 3.0, 3.0);
+  const int y = lp.add_variable(0.0, kLpInfinity, 2.0);
+  const int row = lp.add_row({{x, 1.0}, {y, 1.0}}, -kLpInfinity, 4.0);
+  CHECK(lp.add_row({{x, 1.0}, {y, 3.0}}, -kLpInfinity, 6.0) == row + 1);
+  lp.maximise();
+  LpSession session(lp);
+  const auto solve_at = [&](double lower, double upper) {
+    session.set_row_bounds(row, lower, upper);
+    return session.solve();
+  };
+  LpSolution s = solve_at(-kLpInfinity, 4.0);
+  REQUIRE(s.optimal);
+  CHECK(s.objective == Approx(11.0));
+  s = solve_at(-kLpInfinity, 2.0);
+  REQUIRE(s.optimal);
+  CHECK(s.objective == Approx(6.0));
+  CHECK(s.x[0] == Approx(2.0));
+  s = solve_at(-kLpInfinity, 10.0);
+  REQUIRE(s.optimal);
+  CHECK(s.objective == Approx(11.0));
+  s = solve_at(12.0, kLpInfinity);
+  CHECK_FALSE(s.optimal);
+  CHECK(s.status == "infeasible");
+  s = solve_at(-kLpInfinity, 4.0);
+  REQUIRE(s.optimal);
+  CHECK(s.x[0] == Approx(3.0));
+  CHECK(s.x[1] == Approx(1.0));
+  CHECK_THROWS_AS(session.set_row_bounds(2, 0.0, 1.0), std::invalid_argument);
+  CHECK_THROWS_AS(session.set_row_bounds(row, std::nan(""), 1.0), std::invalid_argument);
 }

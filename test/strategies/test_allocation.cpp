@@ -111,3 +111,60 @@ TEST_CASE("strategies::believed_time: remaining work is at least one sample, zer
   CHECK(believed_time(v, 2, 8) == Approx(0.05));
   CHECK(std::isinf(believed_time(v, 0, 8)));
 }
+
+namespace {
+
+// Speed per GPU type, linear in w: `rate` samples/s per GPU of each type.
+class TypedBelief final : public Belief {
+ public:
+  TypedBelief(double fast, double slow, double work) : fast_(fast), slow_(slow), work_(work) {}
+  [[nodiscard]] double throughput(int w, int /*nodes*/) const override { return fast_ * w; }
+  [[nodiscard]] double throughput_on(const std::string& type, int w, int /*nodes*/) const override {
+    return (type == "fast" ? fast_ : slow_) * w;
+  }
+  [[nodiscard]] double total_work() const override { return work_; }
+  [[nodiscard]] std::string source() const override { return "typed"; }
+
+ private:
+  double fast_, slow_, work_;
+};
+
+}  // namespace
+
+TEST_CASE("strategies::typed_greedy_allocation: type and count from beliefs per type, moving a job to grow",
+          "[strategies][pools]") {
+  // Pools: fast 2 GPUs, slow 4. Both jobs 1,000 samples, at most 4 GPUs; A runs 10 w on fast and 5 w on slow, B 10 w
+  // on fast and 8 w on slow.
+  // Entry (1 GPU each, the soonest pool): A fast (100 s vs 200 s), B fast (100 s vs 125 s); fast is full.
+  // Growth: A to 2 on slow takes 100 s, no gain; B to 2 on slow takes 62.5 s: gain 37.5 per added GPU, so B moves,
+  // freeing a fast GPU. Then A 1 -> 2 on fast: 100 -> 50 s, gain 50; B 2 -> 4 on slow: 62.5 -> 31.25 s, gain 15.6.
+  // Both happen: A 2 on fast, B 4 on slow. Unit steps (optimus) reach the same: B 2 -> 3 -> 4 gains 20.8 and 10.4.
+  std::vector<JobPublic> pubs(2);
+  std::vector<TypedBelief> beliefs = {TypedBelief(10.0, 5.0, 1000.0), TypedBelief(10.0, 8.0, 1000.0)};
+  std::vector<JobView> views(2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    pubs[i].id = static_cast<int>(i);
+    pubs[i].cls.min_gpus = 1;
+    pubs[i].cls.max_gpus = 4;
+    views[i].pub = &pubs[i];
+    views[i].belief = &beliefs[i];
+  }
+  const std::vector<PoolInfo> pools = {{"fast", 2, 2}, {"slow", 4, 4}};
+  Snapshot s;
+  s.total_gpus = 6;
+  s.jobs = views;
+  s.pools = pools;
+  for (const bool unit : {false, true}) {
+    const Decision d = typed_greedy_allocation(s, {0, 1}, unit);
+    CHECK(d.gpus == std::vector<int>{2, 4});
+    CHECK(d.pools == std::vector<int>{0, 1});
+  }
+  // Only the candidates get GPUs; a job that fits nowhere gets none.
+  const Decision one = typed_greedy_allocation(s, {1}, false);
+  CHECK(one.gpus == std::vector<int>{0, 4});  // B alone: 1 fast, then 4 on slow (31.25 s) beats 2 on fast (50 s)
+  CHECK(one.pools[1] == 1);
+  const std::vector<PoolInfo> tiny = {{"fast", 1, 1}};
+  s.pools = tiny;
+  const Decision full = typed_greedy_allocation(s, {0, 1}, false);
+  CHECK(full.gpus == std::vector<int>{1, 0});
+}

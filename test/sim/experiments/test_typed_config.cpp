@@ -86,9 +86,10 @@ TEST_CASE("sim::Experiment: a typed cluster refuses classes and strategies that 
   doc["workload"]["catalog"]["classes"][1]["speed_by_type"]["tpu"] = doc["workload"]["catalog"]["classes"][1]["speed"];
   CHECK(typed_error(doc).empty());  // a type the cluster lacks is not used (the catalog may serve other clusters)
   doc = typed_example();
-  doc["strategies"] = nlohmann::json::array({"precompute"});
+  doc["strategies"] = nlohmann::json::array({"srtf"});
   CHECK_THAT(typed_error(doc), Contains("cfg.json: strategies[0]") && Contains("does not choose GPU types") &&
-                                   Contains("strategies that do: fifo"));
+                                   Contains("strategies that do: fifo, finish_time_fairness_perf,") &&
+                                   Contains("optimus, precompute)"));
   doc = typed_example();
   doc["workload"]["catalog"]["classes"][0]["gpus"] = {{"min", 33}, {"max", 40}};
   doc["cluster"]["pools"][0]["nodes"] = 5;  // 40 slow GPUs, 16 fast: the largest pool has 40, the cluster 56
