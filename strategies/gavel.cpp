@@ -4,6 +4,7 @@
 // scheduler.interval_s = the round (360 s) on a cluster with GPU pools; configs label them with Gavel's names. Each
 // rule with its source in Gavel's scheduler/scheduler.py: docs/fidelity.md "Gavel".
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <stdexcept>
 
@@ -130,7 +131,7 @@ class GavelRound final : public Strategy {
 
   void allocate_las(const Snapshot& s) {
     const GavelAllocation a = max_min_fairness(problem(s), perf());
-    if (!a.optimal) throw std::runtime_error(name_ + ": the allocation program was not solved (" + a.status + ")");
+    if (!a.optimal) unsolved(s, a.status);
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
       jobs_[s.jobs[i].pub->id].alloc = a.x[i];
   }
@@ -155,7 +156,7 @@ class GavelRound final : public Strategy {
       isolated_time[i] = iso[i] > 0.0 ? st.cumulative_isolated + remaining[i] / iso[i] : 1e300;
     }
     const GavelAllocation a = finish_time_fairness(p, since, remaining, isolated_time);
-    if (!a.optimal) throw std::runtime_error(name_ + ": the allocation program was not solved (" + a.status + ")");
+    if (!a.optimal) unsolved(s, a.status);
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
       jobs_[s.jobs[i].pub->id].alloc = a.x[i];
   }
@@ -166,7 +167,7 @@ class GavelRound final : public Strategy {
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
       remaining[i] = believed_remaining(s.jobs[i]);
     const GavelAllocation a = min_total_duration(problem(s), remaining);
-    if (!a.optimal) throw std::runtime_error(name_ + ": the allocation program was not solved (" + a.status + ")");
+    if (!a.optimal) unsolved(s, a.status);
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
       jobs_[s.jobs[i].pub->id].alloc = a.x[i];
   }
@@ -252,6 +253,18 @@ class GavelRound final : public Strategy {
   }
 
   Decision schedule(const Snapshot& s);
+
+  // A solver failure: the round and the jobs in the program, for the user to reproduce it.
+  [[noreturn]] void unsolved(const Snapshot& s, const std::string& status) const {
+    std::string jobs;
+    for (std::size_t i = 0; i < s.jobs.size() && i < 20; ++i)
+      jobs += (i == 0 ? "" : ", ") + s.jobs[i].pub->name;
+    if (s.jobs.size() > 20) jobs += ", ... (" + std::to_string(s.jobs.size()) + " jobs)";
+    char when[64];
+    std::snprintf(when, sizeof when, "%.0f", s.now);
+    throw std::runtime_error(name_ + ": the allocation program of the round at t = " + when + " s over jobs " + jobs +
+                             " was not solved (" + status + ")");
+  }
 
   GavelPolicy policy_;
   std::string name_;

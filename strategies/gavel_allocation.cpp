@@ -76,6 +76,7 @@ GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
   const auto var = add_allocation_variables(lp, m, n);
   const int t = lp.add_variable(-models::kLpInfinity, models::kLpInfinity, 1.0);
   lp.maximise();
+  bool bounded = false;
   for (std::size_t i = 0; i < m; ++i) {
     const auto tput = [&](std::size_t k) { return perf ? p.throughput[i][k] : 1.0; };
     double proportional = 0.0;  // P[i]
@@ -91,10 +92,15 @@ GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
       terms.emplace_back(var[i][k], tput(k) * p.scale_factor[i] / (p.priority_weight[i] * proportional));
     terms.emplace_back(t, -1.0);
     lp.add_row(terms, 0.0, models::kLpInfinity);  // sum_k c x - t >= 0
+    bounded = true;
     std::vector<std::pair<int, double>> budget;
     for (std::size_t k = 0; k < n; ++k)
       budget.emplace_back(var[i][k], 1.0);
     lp.add_row(budget, -models::kLpInfinity, 1.0);
+  }
+  if (!bounded) {  // no job enters the minimum (none runs anywhere): nothing to share
+    out.optimal = true;
+    return out;
   }
   add_capacity_rows(lp, p, var);
   solve_allocation(lp, var, out);

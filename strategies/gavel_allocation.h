@@ -26,7 +26,8 @@ struct GavelAllocation {
 // (max_min_fairness_perf): maximise t subject to sum_k c[i][k] x[i][k] >= t for every job, sum_i s[i] x[i][k] <=
 // N[k] for every type, sum_k x[i][k] <= 1, x >= 0, with c[i][k] = T[i][k] s[i] / (w[i] P[i]) and P[i] = sum_k T[i][k]
 // N[k] / sum_k N[k] (the throughput under a capacity-proportional share). A job that runs on no type (P[i] = 0) gets
-// nothing and is left out of the minimum. std::invalid_argument for inconsistent sizes.
+// nothing and is left out of the minimum (when no job is left, nothing is allocated). std::invalid_argument for
+// inconsistent sizes.
 GavelAllocation max_min_fairness(const GavelProblem& problem, bool perf);
 
 // The isolated throughput of each job (isolated.py): an equal 1/m share of every type's GPUs as time on its s[i]

@@ -239,7 +239,8 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     if (idle_rounds_ >= kMaxIdleRounds) {
       throw std::logic_error("strategy '" + strat_.name() + "' left " + std::to_string(active_count_) +
                              " job(s) waiting for " + std::to_string(kMaxIdleRounds) +
-                             " rounds with nothing running and no arrival to come (a job larger than any GPU pool?)");
+                             " rounds with nothing running and no arrival to come (a job larger than any GPU pool, or "
+                             "one whose throughput is 0 on every GPU type of the cluster?)");
     }
   }
 

@@ -117,3 +117,23 @@ TEST_CASE("strategies::GavelAllocation: min total duration on Gavel's test case,
   CHECK(bad.status.find("runs on no GPU type") != std::string::npos);
   CHECK_THROWS_AS(min_total_duration(p, {1.0}), std::invalid_argument);
 }
+
+TEST_CASE("strategies::GavelAllocation: a job that runs on no type gets nothing, also when it is the only job",
+          "[gavel]") {
+  GavelProblem p = two_jobs();
+  p.throughput[1] = {0.0, 0.0, 0.0};
+  // Job 1 is left out of the minimum; job 0 alone: the LP's t* is its best normalised throughput.
+  const GavelAllocation a = max_min_fairness(p, true);
+  REQUIRE(a.optimal);
+  CHECK(a.x[1] == std::vector<double>{0.0, 0.0, 0.0});
+  CHECK(a.objective > 0.0);
+  // Alone, it leaves nothing to maximise (the program would be unbounded): nothing is allocated.
+  GavelProblem lone;
+  lone.throughput = {{0.0, 0.0, 0.0}};
+  lone.scale_factor = {2};
+  lone.priority_weight = {1.0};
+  lone.workers = {1, 2, 3};
+  const GavelAllocation b = max_min_fairness(lone, true);
+  REQUIRE(b.optimal);
+  CHECK(b.x[0] == std::vector<double>{0.0, 0.0, 0.0});
+}
