@@ -4,7 +4,7 @@
 // the allocation maximises the p = -1 power mean of the scaled speedups with a restart penalty
 // (strategies/pollux_problem.h), and jobs adapt their batch to what they get (Strategy::adapts_batch). A job may
 // grow to at most twice the GPUs it has measured itself on (and 64, and its largest batch / smallest per-GPU batch).
-// Needs a placement policy in the cluster config (it places jobs on nodes itself).
+// Needs a placement policy in the cluster config (it places jobs on nodes itself). On GPU pools: decide_typed.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -50,18 +50,14 @@ class SpeedupCache {
 
 // Where each job's GPUs are, node by node: the engine's placement when it places jobs; else (no placement policy:
 // the engine packs GPU counts) a packing of the current counts on the least loaded nodes, in snapshot order.
-std::vector<std::vector<int>> current_placements(const Snapshot& s, int nodes) {
+// Counts packed on the least loaded of `nodes` nodes of `gpus_per_node` GPUs, in order.
+std::vector<std::vector<int>> pack_counts(const std::vector<int>& counts, int nodes, int gpus_per_node) {
   std::vector<std::vector<int>> out;
-  out.reserve(s.jobs.size());
-  if (s.cluster != nullptr) {
-    for (const JobView& v : s.jobs)
-      out.push_back(s.cluster->node_gpus(v.pub->id));
-    return out;
-  }
-  std::vector<int> free(static_cast<std::size_t>(nodes), s.gpus_per_node);
-  for (const JobView& v : s.jobs) {
+  out.reserve(counts.size());
+  std::vector<int> free(static_cast<std::size_t>(nodes), gpus_per_node);
+  for (const int count : counts) {
     std::vector<int> mine(static_cast<std::size_t>(nodes), 0);
-    int left = v.gpus;
+    int left = count;
     while (left > 0) {
       const auto it = std::max_element(free.begin(), free.end());
       if (*it == 0) break;
@@ -75,6 +71,21 @@ std::vector<std::vector<int>> current_placements(const Snapshot& s, int nodes) {
   return out;
 }
 
+std::vector<std::vector<int>> current_placements(const Snapshot& s, int nodes) {
+  if (s.cluster != nullptr) {
+    std::vector<std::vector<int>> out;
+    out.reserve(s.jobs.size());
+    for (const JobView& v : s.jobs)
+      out.push_back(s.cluster->node_gpus(v.pub->id));
+    return out;
+  }
+  std::vector<int> counts;
+  counts.reserve(s.jobs.size());
+  for (const JobView& v : s.jobs)
+    counts.push_back(v.gpus);
+  return pack_counts(counts, nodes, s.gpus_per_node);
+}
+
 class Pollux final : public Strategy {
  public:
   Pollux(std::map<std::string, int> class_max, double restart_penalty_s, double round_s)
@@ -84,21 +95,14 @@ class Pollux final : public Strategy {
   void on_finish(int job_id) override { cache_.erase(job_id); }
 
   Decision decide(const Snapshot& s) override {
+    if (!s.pools.empty()) return decide_typed(s);
     const std::size_t n_jobs = s.jobs.size();
     Decision d;
     d.gpus.assign(n_jobs, 0);
     if (n_jobs == 0) return d;
     const int nodes = s.cluster != nullptr ? s.cluster->nodes() : std::max(1, s.total_gpus / s.gpus_per_node);
     const std::vector<std::vector<int>> now = current_placements(s, nodes);
-    // Priority: least attained service first, then arrival (pollux.py sorts its jobs this way).
-    std::vector<std::size_t> order(n_jobs);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      if (s.jobs[a].attained_gpu_seconds != s.jobs[b].attained_gpu_seconds) {
-        return s.jobs[a].attained_gpu_seconds < s.jobs[b].attained_gpu_seconds;
-      }
-      return s.jobs[a].pub->arrival < s.jobs[b].pub->arrival;
-    });
+    const std::vector<std::size_t> order = priority_order(s);
     const double fair_replicas = std::ceil(static_cast<double>(s.total_gpus) / static_cast<double>(n_jobs));
     std::vector<PolluxJobInput> in;
     in.reserve(n_jobs);
@@ -121,6 +125,106 @@ class Pollux final : public Strategy {
   }
 
  private:
+  // Priority: least attained service first, then arrival (pollux.py sorts its jobs this way).
+  static std::vector<std::size_t> priority_order(const Snapshot& s) {
+    std::vector<std::size_t> order(s.jobs.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      if (s.jobs[a].attained_gpu_seconds != s.jobs[b].attained_gpu_seconds) {
+        return s.jobs[a].attained_gpu_seconds < s.jobs[b].attained_gpu_seconds;
+      }
+      return s.jobs[a].pub->arrival < s.jobs[b].pub->arrival;
+    });
+    return order;
+  }
+
+  // On GPU pools (ringsched's extension; Pollux has one GPU type): a job holding GPUs stays on its pool; the others,
+  // in priority order, each go to the pool where its believed throughput at the share it would get there (the
+  // pool's GPUs over its jobs, counting itself) is highest. Then Pollux's problem is solved on each pool's nodes
+  // for its jobs, speedups from the beliefs' throughput on the pool's type relative to the pool's fair share.
+  Decision decide_typed(const Snapshot& s) {
+    const std::size_t n_jobs = s.jobs.size();
+    Decision d;
+    d.gpus.assign(n_jobs, 0);
+    d.pools.assign(n_jobs, 0);
+    if (n_jobs == 0) return d;
+    const std::vector<std::size_t> order = priority_order(s);
+    std::vector<int> pool_of(n_jobs, -1);
+    std::vector<int> members(s.pools.size(), 0);
+    for (std::size_t i = 0; i < n_jobs; ++i) {
+      if (s.jobs[i].gpus <= 0) continue;
+      pool_of[i] = s.jobs[i].pool;
+      ++members[static_cast<std::size_t>(s.jobs[i].pool)];
+    }
+    for (std::size_t i : order) {
+      if (pool_of[i] >= 0) continue;
+      const JobView& v = s.jobs[i];
+      if (v.belief == nullptr) throw std::logic_error("pollux on GPU pools plans with beliefs: give it beliefs");
+      int best = -1;
+      double best_rate = -1.0;
+      for (std::size_t k = 0; k < s.pools.size(); ++k) {
+        const PoolInfo& p = s.pools[k];
+        const int share = std::clamp(p.gpus / (members[k] + 1), std::max(1, v.pub->cls.min_gpus),
+                                     std::max(1, std::min(v.pub->cls.max_gpus, p.gpus)));
+        const double rate = v.belief->throughput_on(p.gpu_type, share, packed_nodes(share, p.gpus_per_node));
+        if (rate > best_rate) {
+          best = static_cast<int>(k);
+          best_rate = rate;
+        }
+      }
+      pool_of[i] = best;
+      ++members[static_cast<std::size_t>(best)];
+    }
+    for (std::size_t k = 0; k < s.pools.size(); ++k) {
+      const PoolInfo& p = s.pools[k];
+      std::vector<std::size_t> mine;
+      std::vector<int> counts;
+      for (std::size_t i : order) {
+        if (pool_of[i] != static_cast<int>(k)) continue;
+        mine.push_back(i);
+        counts.push_back(s.jobs[i].gpus > 0 && s.jobs[i].pool == static_cast<int>(k) ? s.jobs[i].gpus : 0);
+      }
+      if (mine.empty()) continue;
+      const int nodes = std::max(1, p.gpus / p.gpus_per_node);
+      const std::vector<std::vector<int>> now = pack_counts(counts, nodes, p.gpus_per_node);
+      const double fair = std::ceil(static_cast<double>(p.gpus) / static_cast<double>(mine.size()));
+      std::vector<PolluxJobInput> in;
+      in.reserve(mine.size());
+      for (std::size_t m = 0; m < mine.size(); ++m)
+        in.push_back(typed_input(s, s.jobs[mine[m]], now[m], static_cast<int>(fair), p));
+      const PolluxProblem problem(std::move(in), nodes, p.gpus_per_node);
+      const PolluxProblem::State state = problem.solve();
+      for (std::size_t m = 0; m < mine.size(); ++m) {
+        d.gpus[mine[m]] = std::accumulate(state[m].begin(), state[m].end(), 0);
+        d.pools[mine[m]] = static_cast<int>(k);
+      }
+    }
+    d.wakeup_at = s.now + round_s_;
+    return d;
+  }
+
+  // A job's input on one pool: the belief's throughput on the pool's type, relative to its fair share there.
+  PolluxJobInput typed_input(const Snapshot& s, const JobView& v, std::vector<int> base, int fair_replicas,
+                             const PoolInfo& pool) const {
+    PolluxJobInput j;
+    j.base = std::move(base);
+    int most = std::min({v.pub->cls.max_gpus, 64, pool.gpus});
+    const auto cap = class_max_.find(v.pub->cls.name);
+    if (cap != class_max_.end()) most = std::min(most, cap->second);
+    j.min_replicas = std::max(1, v.pub->cls.min_gpus);
+    j.max_replicas = std::max(most, j.min_replicas);
+    const double age = s.now - v.pub->arrival;
+    j.restart_factor = std::max(age - v.restarts * restart_penalty_s_, 0.0) / (age + restart_penalty_s_);
+    const Belief* b = v.belief;
+    const std::string type = pool.gpu_type;
+    const double f = static_cast<double>(fair_replicas);
+    const double base_rate = b->throughput_on(type, fair_replicas, packed_nodes(fair_replicas, pool.gpus_per_node));
+    j.speedup = [b, type, base_rate, f](int k, int r) {
+      return base_rate > 0.0 ? b->throughput_on(type, r, k) / base_rate : static_cast<double>(r) / f;
+    };
+    return j;
+  }
+
   PolluxJobInput input_for(const Snapshot& s, const JobView& v, std::vector<int> base, int fair_replicas) {
     PolluxJobInput j;
     j.base = std::move(base);
@@ -181,8 +285,11 @@ StrategyInfo pollux_strategy_info() {
       "engine packs them); on other classes it maximises the beliefs' throughput alone. Params: class_max_gpus "
       "(object: class name -> most GPUs; the artifact gives ncf 1), restart_penalty_s (seconds charged per past "
       "restart in the restart factor, > 0, default 30 as the artifact), round_s (under event-driven scheduling, "
-      "decide again at least this often, default 60; scheduler.interval_s makes rounds exact). docs/fidelity.md";
+      "decide again at least this often, default 60; scheduler.interval_s makes rounds exact). On GPU pools "
+      "(ringsched's extension) a running job keeps its pool, a waiting one goes where its believed throughput at "
+      "that pool's fair share is highest, and the problem is solved per pool. docs/fidelity.md";
   info.default_beliefs = "agent";
+  info.gpu_types = true;
   info.params = {"class_max_gpus", "restart_penalty_s", "round_s"};
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
     std::map<std::string, int> caps = class_max_gpus_param(p);

@@ -1,5 +1,6 @@
-// workloads/points_csv.h — plain measured step times: a CSV with header `gpus,nodes,global_batch,step_seconds`, one
-// row per measurement (what `ringsched fit --csv` reads and a catalog `table` speed kind may take as its truth).
+// workloads/points_csv.h — plain measured step times: a CSV with header `gpus,nodes,global_batch,step_seconds` (and
+// optionally `gpu_type`), one row per measurement (what `ringsched fit --csv` reads and a catalog `table` speed kind
+// may take as its truth, per GPU type with `gpu_type`).
 #pragma once
 
 #include <string>
@@ -10,6 +11,9 @@
 namespace ringsched {
 
 // 1 <= nodes <= gpus; global_batch and step_seconds > 0 and finite. Bad rows fail with file:line (InputError).
-std::vector<models::SpeedPoint> read_points_csv(const std::string& path);
+// Tables of several GPU types carry a `gpu_type` column: `gpu_type` then selects that type's rows, and is required
+// (naming the file's types) when the file has the column; a type with no rows, or a type asked of a file without
+// the column, is an InputError naming the file.
+std::vector<models::SpeedPoint> read_points_csv(const std::string& path, const std::string& gpu_type = "");
 
 }  // namespace ringsched

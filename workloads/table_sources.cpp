@@ -49,9 +49,11 @@ std::vector<models::TablePoint> from_pollux_tables(const JsonReader& value, cons
   return rows_to_points(read_pollux_step_tables(resolve_input_path(value.as_string(), base_dir)));
 }
 
-std::vector<models::TablePoint> from_csv(const JsonReader& value, const JsonReader&, const std::string& base_dir) {
+std::vector<models::TablePoint> from_csv(const JsonReader& value, const JsonReader& spec, const std::string& base_dir) {
   std::vector<models::TablePoint> pts;
-  for (const auto& p : read_points_csv(resolve_input_path(value.as_string(), base_dir)))
+  const std::string type = spec.has("gpu_type") ? spec.at("gpu_type").as_string() : std::string();
+  if (spec.has("gpu_type") && type.empty()) spec.at("gpu_type").fail("empty: name a GPU type of the table");
+  for (const auto& p : read_points_csv(resolve_input_path(value.as_string(), base_dir), type))
     pts.push_back(models::TablePoint{p.w, p.nodes, p.global_batch / p.w, p.step_seconds});
   return pts;
 }
@@ -68,7 +70,7 @@ struct TableSourceRegistry {
     sources["points"] = {from_points, {}};
     sources["pollux"] = {from_pollux_app, {"pollux_dir"}};
     sources["pollux_tables"] = {from_pollux_tables, {}};
-    sources["csv"] = {from_csv, {}};
+    sources["csv"] = {from_csv, {"gpu_type"}};
   }
 };
 

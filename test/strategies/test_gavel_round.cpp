@@ -95,15 +95,17 @@ TEST_CASE("strategies::Gavel: every policy keeps the invariants on GPU pools and
   }
 }
 
-TEST_CASE("strategies::TypedGreedy: precompute and optimus on Gavel's cluster keep the invariants and resize jobs",
-          "[gavel][pools]") {
+TEST_CASE(
+    "strategies::ElasticOnPools: precompute, optimus and pollux on Gavel's cluster keep the invariants and resize jobs",
+    "[gavel][pools]") {
   const nlohmann::json doc = nlohmann::json::parse(R"({
     "cluster": {"pools": [{"gpu_type": "v100", "nodes": 8, "gpus_per_node": 1},
                           {"gpu_type": "p100", "nodes": 8, "gpus_per_node": 1},
                           {"gpu_type": "k80", "nodes": 8, "gpus_per_node": 1}]},
     "workload": {"catalog": "gavel", "jobs": 40, "arrival": {"process": "gavel", "multi_gpu": true}},
     "levels": [{"name": "r", "rate_per_hour": 4}],
-    "strategies": [{"name": "precompute", "beliefs": "oracle"}, {"name": "optimus", "beliefs": "oracle"}],
+    "strategies": [{"name": "precompute", "beliefs": "oracle"}, {"name": "optimus", "beliefs": "oracle"},
+                   {"name": "pollux", "beliefs": "oracle"}],
     "restart": {"cost_s": 10}, "seeds": 1})");
   const ExperimentConfig c = parse_experiment(doc, "typed.json", "");
   const Workload wl = make_workload(c, 0, 1);

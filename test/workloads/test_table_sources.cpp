@@ -79,3 +79,28 @@ TEST_CASE("workloads::TableSources: bad input names the JSON path or file:line",
   CHECK(err({{"kind", "table"}, {"points", {{1, 1, 10, -1.0}}}}, 1).find("classes[0].speed.points[0][3]") !=
         std::string::npos);
 }
+
+TEST_CASE("workloads::TableSources: one CSV with a gpu_type column gives a table per GPU type", "[table_sources]") {
+  nlohmann::json cat = catalog_with({{"kind", "table"}, {"csv", "typed-table.csv"}, {"gpu_type", "v100"}}, 4);
+  cat["classes"][0]["speed_by_type"] = {{"v100", {{"kind", "table"}, {"csv", "typed-table.csv"}, {"gpu_type", "v100"}}},
+                                        {"k80", {{"kind", "table"}, {"csv", "typed-table.csv"}, {"gpu_type", "k80"}}}};
+  const Catalog c = parse_catalog(cat, "c.json", "", kFixtures);
+  // Rows: v100 2 GPUs 0.26 s, k80 2 GPUs 0.8 s (global batch 256).
+  CHECK(c.classes[0].speed->step_seconds(2, 1, 256.0) == Approx(0.26));
+  CHECK(speed_on(c.classes[0], "v100")->step_seconds(2, 1, 256.0) == Approx(0.26));
+  CHECK(speed_on(c.classes[0], "k80")->step_seconds(2, 1, 256.0) == Approx(0.8));
+  CHECK(speed_on(c.classes[0], "k80")->step_seconds(4, 1, 256.0) == Approx(0.45));
+  // Without a type, with one the file lacks, a type asked of an untyped table: named with the file and JSON path.
+  const auto err = [&](const nlohmann::json& speed) {
+    return error_of([&] { (void)parse_catalog(catalog_with(speed, 4), "c.json", "", kFixtures); });
+  };
+  const std::string none = err({{"kind", "table"}, {"csv", "typed-table.csv"}});
+  CHECK(none.find("c.json: classes[0].speed.csv") != std::string::npos);
+  CHECK(none.find("typed-table.csv:1: a gpu_type column (types: k80, v100)") != std::string::npos);
+  CHECK(err({{"kind", "table"}, {"csv", "typed-table.csv"}, {"gpu_type", "a100"}})
+            .find("no rows of GPU type 'a100' (types in the file: k80, v100)") != std::string::npos);
+  CHECK(err({{"kind", "table"}, {"csv", "own-table.csv"}, {"gpu_type", "v100"}})
+            .find("own-table.csv:1: GPU type 'v100' asked of a table without a gpu_type column") != std::string::npos);
+  CHECK(err({{"kind", "table"}, {"points", {{1, 1, 256, 0.5}}}, {"gpu_type", "v100"}}).find("only with \"csv\"") !=
+        std::string::npos);
+}

@@ -89,7 +89,7 @@ TEST_CASE("sim::Experiment: a typed cluster refuses classes and strategies that 
   doc["strategies"] = nlohmann::json::array({"srtf"});
   CHECK_THAT(typed_error(doc), Contains("cfg.json: strategies[0]") && Contains("does not choose GPU types") &&
                                    Contains("strategies that do: fifo, finish_time_fairness_perf,") &&
-                                   Contains("optimus, precompute)"));
+                                   Contains("optimus, pollux, precompute)"));
   doc = typed_example();
   doc["workload"]["catalog"]["classes"][0]["gpus"] = {{"min", 33}, {"max", 40}};
   doc["cluster"]["pools"][0]["nodes"] = 5;  // 40 slow GPUs, 16 fast: the largest pool has 40, the cluster 56
