@@ -22,6 +22,7 @@ struct StepObservation {
   int nodes = 1;
   double global_batch = 0.0;
   double throughput = 0.0;
+  std::string gpu_type;  // the GPU type it ran on (cluster.pools); empty on an untyped cluster
 };
 
 // What the scheduler believes about one job. Built by a belief source (oracle, history, ...), never the truth

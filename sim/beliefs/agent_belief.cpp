@@ -84,6 +84,13 @@ class AgentBelief final : public Belief {
     if (c.nodes != nodes) c = Cached{nodes, class_throughput(*cls_, w, nodes, 1.0) * correction_.factor(w, nodes)};
     return c.value;
   }
+  // On a GPU type: the prior's speed on that type (its reference speed when it has none for it) x the correction,
+  // which the job's steps teach relative to the prior on the type each ran on (a factor of the job, not of a type).
+  [[nodiscard]] double throughput_on(const std::string& gpu_type, int w, int nodes) const override {
+    if (cls_->goodput || w <= 0) return throughput(w, nodes);
+    nodes = std::max(1, nodes);
+    return prior_on(gpu_type, w, nodes) * correction_.factor(w, nodes);
+  }
   [[nodiscard]] double total_work() const override { return cls_->work_samples; }
   [[nodiscard]] std::string source() const override { return "agent"; }
   [[nodiscard]] bool wants_goodput_report() const override { return cls_->goodput != nullptr; }
@@ -95,13 +102,18 @@ class AgentBelief final : public Belief {
   void observe_step(const StepObservation& o) override {
     if (o.gpus <= 0 || !(o.throughput > 0.0)) return;
     const int nodes = std::max(1, o.nodes);
-    const double prior = class_throughput(*cls_, o.gpus, nodes, 1.0);
+    const double prior = prior_on(o.gpu_type, o.gpus, nodes);
     if (!(prior > 0.0)) return;
     correction_.add(o.gpus, nodes, std::log(o.throughput / prior));
     cache_.clear();
   }
 
  private:
+  [[nodiscard]] double prior_on(const std::string& gpu_type, int w, int nodes) const {
+    if (gpu_type.empty() || speed_on(*cls_, gpu_type) == nullptr) return class_throughput(*cls_, w, nodes, 1.0);
+    return class_throughput_on(*cls_, gpu_type, w, nodes, 1.0);
+  }
+
   struct Cached {
     int nodes = 0;  // 0 = not computed
     double value = 0.0;

@@ -53,7 +53,8 @@ class AgentCorrection {
 // `measurement_sigma` the noise of the job's own measured steps (beliefs.agent.measurement_sigma).
 // - goodput-model class (prior->goodput set): the job's AdaptDL agent report once fitted (as the Pollux artifact);
 //   before that, linear in w from the prior's one-GPU speed (Pollux's initial assumption);
-// - other classes: the prior's throughput x the learned correction (AgentCorrection).
+// - other classes: the prior's throughput x the learned correction (AgentCorrection); on GPU types the prior's speed
+//   on each type (speed_by_type), the correction learned against the prior on the type each step ran on.
 // Work: the prior's (history's) mean work.
 std::unique_ptr<Belief> make_agent_belief(std::shared_ptr<const JobClass> prior, double measurement_sigma);
 

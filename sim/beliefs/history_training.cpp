@@ -65,8 +65,13 @@ std::string TrainingSpec::describe() const {
 }
 
 std::vector<models::SpeedPoint> measurable_points(const JobClass& c, const TrainingSpec& spec) {
+  return measurable_points(c, *c.speed, spec);
+}
+
+std::vector<models::SpeedPoint> measurable_points(const JobClass& c, const models::StepTimeModel& speed,
+                                                  const TrainingSpec& spec) {
   std::vector<models::SpeedPoint> out;
-  if (const auto* table = dynamic_cast<const models::TableStepTime*>(c.speed.get())) {
+  if (const auto* table = dynamic_cast<const models::TableStepTime*>(&speed)) {
     for (const auto& p : table->points())
       out.push_back(models::SpeedPoint{p.w, p.nodes, p.local_batch * p.w, p.step_seconds});
     return out;
@@ -78,7 +83,7 @@ std::vector<models::SpeedPoint> measurable_points(const JobClass& c, const Train
     for (const auto& q : out)
       if (q.w == w && q.nodes == nodes) return;
     const double m = global_batch(c, w);
-    out.push_back(models::SpeedPoint{w, nodes, m, c.speed->step_seconds(w, nodes, m)});
+    out.push_back(models::SpeedPoint{w, nodes, m, speed.step_seconds(w, nodes, m)});
   };
   for (int w = 1; w <= top; ++w)
     add(w, packed_nodes(w, g));
@@ -94,6 +99,7 @@ TrainingData make_training_data(const Catalog& truth, const TrainingSpec& spec) 
   TrainingData d;
   d.points.resize(truth.classes.size());
   d.work.resize(truth.classes.size());
+  d.points_by_type.resize(truth.classes.size());
   boost::random::normal_distribution<double> gauss(0.0, 1.0);
   for (std::size_t ci = 0; ci < truth.classes.size(); ++ci) {
     const JobClass& c = truth.classes[ci];
@@ -109,6 +115,22 @@ TrainingData make_training_data(const Catalog& truth, const TrainingSpec& spec) 
         d.points[ci].push_back(models::SpeedPoint{p.w, p.nodes, p.global_batch,
                                                   p.step_seconds / speed * lognormal(spec.measurement_sigma, z)});
       }
+    }
+    for (std::size_t ti = 0; ti < c.speed_by_type.size(); ++ti) {
+      const auto& [type, model] = c.speed_by_type[ti];
+      const auto on_type = measurable_points(c, *model, spec);
+      Rng typed = make_rng(spec.seed, Stream::kTraining, ((static_cast<std::uint64_t>(ti) + 1) << 32) | ci);
+      std::vector<models::SpeedPoint> pts;
+      for (int r = 0; r < spec.runs; ++r) {
+        const double speed = lognormal(spec.speed_sigma, gauss(typed));
+        for (const auto& p : on_type) {
+          const double z = gauss(typed);
+          if (!spec.profiles(p.w, p.nodes)) continue;
+          pts.push_back(models::SpeedPoint{p.w, p.nodes, p.global_batch,
+                                           p.step_seconds / speed * lognormal(spec.measurement_sigma, z)});
+        }
+      }
+      d.points_by_type[ci].emplace_back(type, std::move(pts));
     }
   }
   return d;
@@ -134,6 +156,16 @@ Catalog fit_history_catalog(const std::vector<ClassFacts>& classes_public, const
     }
     c.speed = spec.speed_high ? std::make_shared<models::NetHighStepTime>(models::NetEnvelope(data.points.at(i)))
                               : fit.model();
+    if (i < data.points_by_type.size()) {
+      for (const auto& [type, pts] : data.points_by_type[i]) {
+        const std::string on = where + " on GPU type '" + type + "'";
+        check_enough_positions(pts, spec, on);
+        const SpeedFit typed = fit_speed_points(spec.protocol, pts, pub.model_size_mparams, on);
+        c.speed_by_type.emplace_back(type, spec.speed_high
+                                               ? std::make_shared<models::NetHighStepTime>(models::NetEnvelope(pts))
+                                               : typed.model());
+      }
+    }
     if (data.work.at(i).empty()) throw InputError(where + ": no training runs");
     double sum = 0.0;
     for (double w : data.work.at(i))

@@ -41,6 +41,8 @@ struct TrainingSpec {
 struct TrainingData {
   std::vector<std::vector<models::SpeedPoint>> points;  // by class
   std::vector<std::vector<double>> work;                // by class
+  // By class: the points profiled on each GPU type the class has a speed for (speed_by_type), in the class's order.
+  std::vector<std::vector<std::pair<std::string, std::vector<models::SpeedPoint>>>> points_by_type;
 };
 
 // The measurable points of a class's truth, in a fixed order: a measured table's points (every measured per-GPU
@@ -48,15 +50,21 @@ struct TrainingData {
 // spreads (2 GPUs on 2 nodes, 2g on 2 and 4g on 4 for g GPUs per node) and the spec's probe points, at the class's
 // batch (global_batch(c, w)).
 std::vector<models::SpeedPoint> measurable_points(const JobClass& c, const TrainingSpec& spec);
+// The same on one of the class's speed models (its speed on a GPU type).
+std::vector<models::SpeedPoint> measurable_points(const JobClass& c, const models::StepTimeModel& speed,
+                                                  const TrainingSpec& spec);
 
 // Training runs of every class of `truth`: per run a speed factor and a work (lognormal), each profiled at the
 // points the spec selects with measurement noise. Seeded by spec.seed only; one noise draw per measurable point,
-// selected or not, so on a measured table the numbers do not depend on the selection.
+// selected or not, so on a measured table the numbers do not depend on the selection. A class with speeds per GPU
+// type is also profiled on each type (its own runs, from a stream per class and type: the reference-type numbers
+// are those of an untyped class).
 TrainingData make_training_data(const Catalog& truth, const TrainingSpec& spec);
 
 // The `history` catalog: public facts of each class copied, speed fitted (the protocol's model) on the training
-// points, work = mean training work. Reads no truth: `classes_public` holds none (ClassFacts) and `data` only numbers.
-// Too few points for a class: InputError naming `origin`, the class and the points it has.
+// points (per GPU type on that type's points: speed_by_type), work = mean training work. Reads no truth:
+// `classes_public` holds none (ClassFacts) and `data` only numbers. Too few points for a class: InputError naming
+// `origin`, the class and the points it has.
 Catalog fit_history_catalog(const std::vector<ClassFacts>& classes_public, const TrainingData& data,
                             const TrainingSpec& spec, const std::string& origin);
 

@@ -463,6 +463,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       o.nodes = placer_ ? placer_->ring_of(id).nodes : packed_nodes(r.gpus, gpus_per_node_of(id));
       o.global_batch = global_batch(cls_of(id), r.gpus);
       o.throughput = r.rate * std::exp(sigma * z - 0.5 * sigma * sigma);
+      if (!pools_.empty()) o.gpu_type = pools_[static_cast<std::size_t>(r.pool)].gpu_type;
       belief->observe_step(o);
       ++r.observations;
     }

@@ -64,7 +64,7 @@ TEST_CASE("sim::AgentBelief: the prior until the job measures itself, then the h
   CHECK(b->total_work() == Approx(1000.0));
   // One measurement at 1 GPU of 150 samples/s: r = log 1.5, phi = (1, 0, 0, 0). Posterior mean of theta_0 =
   // (r / s^2) / (1 / s^2 + 1 / 0.5^2) = r x 0.25 / (0.25 + 0.0025) = 0.990099 r; the other terms stay 0.
-  b->observe_step({1, 1, 100.0, 150.0});
+  b->observe_step({1, 1, 100.0, 150.0, ""});
   const double t0 = std::log(1.5) * 0.25 / 0.2525;
   CHECK(b->throughput(1, 1) == Approx(100.0 * std::exp(t0)).epsilon(1e-12));
   CHECK(b->throughput(4, 1) == Approx(400.0 * std::exp(t0)).epsilon(1e-12));  // the speed factor carries over
@@ -72,7 +72,7 @@ TEST_CASE("sim::AgentBelief: the prior until the job measures itself, then the h
   // Measured 100 times at 8 GPUs on 2 nodes at 0.6 x the prior: the belief there converges to the measurement
   // (within the 1.5x measured at one GPU, which still pulls the shared terms), while one GPU keeps near its own.
   for (int i = 0; i < 100; ++i)
-    b->observe_step({8, 2, 100.0, 480.0});
+    b->observe_step({8, 2, 100.0, 480.0, ""});
   CHECK(b->throughput(8, 2) == Approx(480.0).epsilon(0.01));
   CHECK(b->throughput(1, 1) == Approx(150.0).epsilon(0.05));
   // Between them, the cross-node penalty learned at 8 GPUs applies to 16 GPUs on 4 nodes too.
@@ -198,4 +198,30 @@ TEST_CASE("sim::Engine: a job reports one measured step for each stretch it ran,
   CHECK(std::abs(std::log(noisy[0][0].throughput / 400.0)) < 0.25);
   CHECK(noisy[0][0].throughput == run_two_jobs(0.05, 7)[0][0].throughput);
   CHECK(noisy[0][0].throughput != run_two_jobs(0.05, 8)[0][0].throughput);
+}
+
+TEST_CASE("sim::AgentBelief: on GPU types the prior per type, the correction learned against the type each step ran on",
+          "[beliefs][agent][pools]") {
+  // Prior: 100 w samples/s on the reference, 200 w on "fast", 25 w on "slow".
+  const std::string text = R"({"name": "typed", "classes": [
+    {"name": "lin", "batch": {"mode": "fixed_global", "size": 100}, "model_size_mparams": 1,
+     "work": {"samples": 1000}, "gpus": {"max": 8}, "speed": {"kind": "eq5", "t0": 0.01, "t1": 0, "t2": 0, "t3": 0},
+     "speed_by_type": {"fast": {"kind": "eq5", "t0": 0.005, "t1": 0, "t2": 0, "t3": 0},
+                       "slow": {"kind": "eq5", "t0": 0.04, "t1": 0, "t2": 0, "t3": 0}}}
+  ]})";
+  const auto prior = std::make_shared<const Catalog>(parse_catalog(parse_json_text(text, "typed.json"), "typed.json"));
+  const auto source = make_agent_source(prior, 0.05);
+  BeliefContext ctx{prior.get(), 4};
+  auto b = source->make(lin_job(), ctx, nullptr);
+  REQUIRE(b);
+  CHECK(b->throughput_on("fast", 2, 1) == Approx(400.0));
+  CHECK(b->throughput_on("slow", 2, 1) == Approx(50.0));
+  CHECK(b->throughput_on("tpu", 2, 1) == Approx(200.0));  // a type the prior lacks: its reference speed
+  // One step on "slow" at 1 GPU measured at 37.5 samples/s: 1.5 x the slow prior, r = log 1.5 as in the untyped
+  // case (not log(37.5 / 100) against the reference), so every type's belief moves by the same factor.
+  b->observe_step({1, 1, 100.0, 37.5, "slow"});
+  const double f = std::exp(std::log(1.5) * 0.25 / 0.2525);
+  CHECK(b->throughput_on("slow", 1, 1) == Approx(25.0 * f).epsilon(1e-12));
+  CHECK(b->throughput_on("fast", 1, 1) == Approx(200.0 * f).epsilon(1e-12));
+  CHECK(b->throughput(1, 1) == Approx(100.0 * f).epsilon(1e-12));
 }

@@ -272,7 +272,7 @@ TEST_CASE("sim::Heldout: agent beliefs never read a truth the user brought as a 
   REQUIRE(belief);
   const double before = belief->throughput(16, 4);  // would throw if it read the poisoned truth
   CHECK(before > 0.0);
-  belief->observe_step({16, 4, 256.0, 0.5 * before});
+  belief->observe_step({16, 4, 256.0, 0.5 * before, ""});
   CHECK(belief->throughput(16, 4) < before);
   CHECK(belief->total_work() > 0.0);
 }
@@ -347,4 +347,36 @@ TEST_CASE("sim::Heldout: history beliefs may plan with the high end of the net m
   doc["beliefs"]["history"]["protocol"] = "paper";
   CHECK_THAT(error_of([&] { (void)parse_experiment(doc, "h.json", ""); }),
              Catch::Contains("speed \"high\" plans with the upper end of the net model's intervals"));
+}
+
+TEST_CASE("sim::Heldout: on GPU types history is fitted per type from training runs on each type", "[heldout][pools]") {
+  // Truth: reference speed eq5 with t0 0.01 s/sample step; "fast" twice that speed, "slow" a quarter.
+  const nlohmann::json cat = {{"name", "typed"},
+                              {"classes",
+                               {{{"name", "lin"},
+                                 {"batch", {{"mode", "fixed_global"}, {"size", 100}}},
+                                 {"model_size_mparams", 1},
+                                 {"work", {{"samples", 1e6}}},
+                                 {"gpus", {{"max", 8}}},
+                                 {"speed", {{"kind", "eq5"}, {"t0", 0.01}, {"t1", 0}, {"t2", 0}, {"t3", 0}}},
+                                 {"speed_by_type",
+                                  {{"fast", {{"kind", "eq5"}, {"t0", 0.005}, {"t1", 0}, {"t2", 0}, {"t3", 0}}},
+                                   {"slow", {{"kind", "eq5"}, {"t0", 0.04}, {"t1", 0}, {"t2", 0}, {"t3", 0}}}}}}}}};
+  const Catalog truth = parse_catalog(cat, "typed.json");
+  TrainingSpec spec = paper_spec(3, 7);
+  spec.speed_sigma = 0.0;
+  spec.measurement_sigma = 0.0;
+  spec.protocol = FitProtocol::kEq5All;
+  const TrainingData data = make_training_data(truth, spec);
+  REQUIRE(data.points_by_type.size() == 1);
+  REQUIRE(data.points_by_type[0].size() == 2);
+  CHECK(data.points_by_type[0][0].first == "fast");
+  CHECK(data.points_by_type[0][0].second.size() == data.points[0].size());  // the same positions on every type
+  const Catalog history = fit_history_catalog(class_facts(truth.classes), data, spec, "typed.json");
+  const JobClass& c = history.classes[0];
+  REQUIRE(c.speed_by_type.size() == 2);
+  // Noise-free, perfectly linear: each fit reproduces its type's step time (100 samples x t0 on one GPU).
+  CHECK(speed_on(c, "fast")->step_seconds(1, 1, 100.0) == Approx(0.5).epsilon(1e-6));
+  CHECK(speed_on(c, "slow")->step_seconds(1, 1, 100.0) == Approx(4.0).epsilon(1e-6));
+  CHECK(c.speed->step_seconds(1, 1, 100.0) == Approx(1.0).epsilon(1e-6));
 }
