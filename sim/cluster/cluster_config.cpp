@@ -44,8 +44,14 @@ namespace {
 
 // cluster.pools: one object per GPU type.
 void parse_pools(const JsonReader& r, ClusterConfig& c) {
-  for (const char* key : {"nodes", "gpus_per_node", "topology", "placement"}) {
+  for (const char* key : {"nodes", "gpus_per_node"}) {
     if (r.has(key)) r.at(key).fail("not with \"pools\" (each pool gives its own nodes and gpus_per_node)");
+  }
+  if (r.has("topology")) {
+    r.at("topology")
+        .fail(
+            "not with \"pools\" yet (each pool's nodes form a two-level cluster; \"placement\" places "
+            "jobs on them)");
   }
   const auto pools = r.at("pools");
   const std::vector<JsonReader> items = pools.elements();
@@ -68,6 +74,11 @@ void parse_pools(const JsonReader& r, ClusterConfig& c) {
     if (c.nodes > 100000) p.fail("more than 100,000 nodes in all");
     c.gpus_per_node = std::max(c.gpus_per_node, g.gpus_per_node);
     c.pools.push_back(g);
+  }
+  if (auto pl = r.maybe("placement")) {
+    const PlacementConfig pc = parse_placement(*pl);
+    c.placement = pc.policy;
+    c.defragment = pc.defragment;
   }
 }
 

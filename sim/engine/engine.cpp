@@ -167,17 +167,28 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     if (c.scheduler.interval_s > 0.0 && n > 0) push({c.scheduler.interval_s, EvKind::kTick, -1, 0, 0});
     if (n > 0) result_.first_arrival = w.jobs.front().arrival;
     const ClusterConfig& cl = c.cluster;
-    if (cl.topology || !cl.placement.empty()) {
+    if (cl.typed() && !cl.placement.empty()) {
+      // One placer per pool, over the pool's own nodes (node indices in ClusterView run pool after pool).
+      int offset = 0;
+      for (const GpuPool& p : cl.pools) {
+        auto topo = std::make_shared<const Topology>(
+            Topology::two_level(p.nodes, p.gpus_per_node, LinkClass{1.0, 0.0}, LinkClass{1.0, 0.0}));
+        placers_.push_back(std::make_unique<Placer>(topo, make_placement_policy(cl.placement), cl.defragment));
+        node_offset_.push_back(offset);
+        offset += p.nodes;
+      }
+    } else if (cl.topology || !cl.placement.empty()) {
+      if (cl.typed()) throw std::logic_error("engine: GPU pools with a topology are not supported");
       auto topo = cl.topology ? cl.topology
                               : std::make_shared<const Topology>(Topology::two_level(
                                     cl.nodes, cl.gpus_per_node, LinkClass{1.0, 0.0}, LinkClass{1.0, 0.0}));
       if (topo->gpus() != c.total_gpus()) throw std::logic_error("engine: topology GPUs != nodes x gpus_per_node");
-      placer_ = std::make_unique<Placer>(topo, make_placement_policy(cl.placement.empty() ? "packed" : cl.placement),
-                                         cl.defragment);
+      placers_.push_back(std::make_unique<Placer>(
+          topo, make_placement_policy(cl.placement.empty() ? "packed" : cl.placement), cl.defragment));
+      node_offset_.push_back(0);
       ref_ring_ = topo->reference_ring();
     }
     if (cl.typed()) {
-      if (placer_) throw std::logic_error("engine: GPU pools with a placement policy are not supported");
       for (const GpuPool& p : cl.pools)
         pools_.push_back({p.gpu_type, p.gpus(), p.gpus_per_node});
       pool_in_use_.assign(pools_.size(), 0);
@@ -191,7 +202,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       }
     }
     // Typed clusters take dense decisions (Decision::pools), so incremental strategies decide densely there.
-    incremental_ = s.incremental() && !placer_ && !c.dense_snapshots && pools_.empty();
+    incremental_ = s.incremental() && !placed() && !c.dense_snapshots && pools_.empty();
     if (incremental_) {
       by_id_.resize(n);
       view_stamp_.assign(n, ~std::uint64_t{0});
@@ -220,13 +231,13 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       }
     }
     if (cfg_.progress) report_progress();
-    if (placer_) {
-      const PlacementTotals& pt = placer_->totals();
+    for (const auto& placer : placers_) {
+      const PlacementTotals& pt = placer->totals();
       result_.placed = true;
       result_.migrations += pt.migrations;
-      result_.fragmented_gpu_seconds = pt.fragmented_gpu_seconds;
-      result_.node_span_seconds = pt.node_span_seconds;
-      result_.holding_job_seconds = pt.holding_job_seconds;
+      result_.fragmented_gpu_seconds += pt.fragmented_gpu_seconds;
+      result_.node_span_seconds += pt.node_span_seconds;
+      result_.holding_job_seconds += pt.holding_job_seconds;
     }
     return std::move(result_);
   }
@@ -252,8 +263,13 @@ class Engine final : public Probe, public ClusterView, public JobViews {
 
   [[nodiscard]] int nodes() const override { return cfg_.cluster.nodes; }
   [[nodiscard]] std::vector<int> node_gpus(int job_id) const override {
-    if (!placer_) return std::vector<int>(static_cast<std::size_t>(cfg_.cluster.nodes), 0);
-    return placer_->node_counts(job_id);
+    if (!placed()) return std::vector<int>(static_cast<std::size_t>(cfg_.cluster.nodes), 0);
+    if (pools_.empty()) return placers_[0]->node_counts(job_id);
+    std::vector<int> all(static_cast<std::size_t>(cfg_.cluster.nodes), 0);
+    const auto pool = static_cast<std::size_t>(rt_[static_cast<std::size_t>(job_id)].pool);
+    const std::vector<int> mine = placers_[pool]->node_counts(job_id);
+    std::copy(mine.begin(), mine.end(), all.begin() + node_offset_[pool]);
+    return all;
   }
 
   double measure_throughput(int job_id, double sigma) override {
@@ -271,7 +287,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   double true_rate(int id, int w) const {
     const Runtime& r = rt_[static_cast<std::size_t>(id)];
     if (r.gp) return r.gp->rate() * wl_.jobs[static_cast<std::size_t>(id)].speed_factor;
-    if (placer_) return placed_rate(id);
+    if (placed()) return placed_rate(id);
     if (!pools_.empty()) {
       const PoolInfo& p = pools_[static_cast<std::size_t>(r.pool)];
       return class_throughput_on(cls_of(id), p.gpu_type, w, packed_nodes(w, p.gpus_per_node),
@@ -282,9 +298,13 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   }
   // Speed on the job's current GPUs: ring parameters from the topology, or just the nodes spanned.
   double placed_rate(int id) const {
-    const RingComm ring = placer_->ring_of(id);
+    const RingComm ring = placer_of(id).ring_of(id);
     const double sf = wl_.jobs[static_cast<std::size_t>(id)].speed_factor;
     if (cfg_.cluster.topology) return ring_throughput(cls_of(id), ring, ref_ring_, sf);
+    if (!pools_.empty()) {
+      const PoolInfo& p = pools_[static_cast<std::size_t>(rt_[static_cast<std::size_t>(id)].pool)];
+      return class_throughput_on(cls_of(id), p.gpu_type, ring.gpus, ring.nodes, sf);
+    }
     return class_throughput(cls_of(id), ring.gpus, ring.nodes, sf);
   }
   void push(Event e) {
@@ -343,7 +363,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
 
   // A goodput job's GPUs per node, in allocation order: the placer's, else packed on nodes.
   std::vector<int> job_placement(int id, int w) const {
-    if (placer_) return placer_->placement_of(id);
+    if (placed()) return placer_of(id).placement_of(id);
     return packed_placement(w, cfg_.cluster.gpus_per_node);
   }
 
@@ -416,9 +436,9 @@ class Engine final : public Probe, public ClusterView, public JobViews {
         res.gpu_seconds = r.attained;
         result_.last_finish = std::max(result_.last_finish, now_);
         log(e.job, r.gpus, 0, AllocKind::kFinish);
-        if (placer_) {
-          placer_->clock(now_);
-          placer_->release(e.job);
+        if (placed()) {
+          placer_of(e.job).clock(now_);
+          placer_of(e.job).release(e.job);
         }
         in_use_ -= r.gpus;
         if (!pools_.empty()) pool_in_use_[static_cast<std::size_t>(r.pool)] -= r.gpus;
@@ -460,7 +480,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       const double z = keyed_normal(cfg_.seed, Stream::kAgentSteps, static_cast<std::uint64_t>(id), r.steps_reported++);
       StepObservation o;
       o.gpus = r.gpus;
-      o.nodes = placer_ ? placer_->ring_of(id).nodes : packed_nodes(r.gpus, gpus_per_node_of(id));
+      o.nodes = placed() ? placer_of(id).ring_of(id).nodes : packed_nodes(r.gpus, gpus_per_node_of(id));
       o.global_batch = global_batch(cls_of(id), r.gpus);
       o.throughput = r.rate * std::exp(sigma * z - 0.5 * sigma * sigma);
       if (!pools_.empty()) o.gpu_type = pools_[static_cast<std::size_t>(r.pool)].gpu_type;
@@ -531,7 +551,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     s.total_gpus = cfg_.total_gpus();
     s.gpus_per_node = cfg_.cluster.gpus_per_node;
     s.probe = this;
-    s.cluster = placer_ ? this : nullptr;
+    s.cluster = placed() ? this : nullptr;
     s.pools = pools_;
     ++result_.decisions;
     if (cfg_.score_beliefs) score_beliefs();
@@ -617,12 +637,12 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     check_node_gpus(d, who());
     check_pools(d, who());
     std::vector<int> relocated;
-    if (placer_) place(d, relocated);
+    if (placed()) place(d, relocated);
     for (std::size_t k = 0; k < d.gpus.size(); ++k)
       change(active_[k], d.gpus[k], pools_.empty() ? 0 : d.pools[k]);
     for (int id : relocated)
       relocate(id);
-    if (placer_ && placer_->defragment()) {
+    if (placed() && placers_[0]->defragment()) {
       for (std::size_t k = 0; k < d.gpus.size(); ++k)
         if (rt_[static_cast<std::size_t>(active_[k])].state == JobState::kRunning) migrate(active_[k]);
     }
@@ -661,7 +681,9 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   // Explicit placements must match the counts, one entry per node, and fit every node.
   void check_node_gpus(const Decision& d, const std::string& who) const {
     if (d.node_gpus.empty()) return;
-    if (!placer_) throw std::logic_error(who + " placed jobs on nodes, but the engine has no placement policy");
+    if (!placed()) throw std::logic_error(who + " placed jobs on nodes, but the engine has no placement policy");
+    if (!pools_.empty())
+      throw std::logic_error(who + " placed jobs on nodes: not supported on a cluster with GPU pools");
     if (d.node_gpus.size() != d.gpus.size()) throw std::logic_error(who + " gave node placements for some jobs only");
     std::vector<int> per_node(static_cast<std::size_t>(cfg_.cluster.nodes), 0);
     for (std::size_t k = 0; k < d.gpus.size(); ++k) {
@@ -684,20 +706,29 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   // on the nodes the strategy named, else by the placement policy in the strategy's order or largest first (ties:
   // snapshot order). Jobs that keep their count but move are returned in `relocated`.
   void place(const Decision& d, std::vector<int>& relocated) {
-    placer_->clock(now_);
+    for (const auto& placer : placers_)
+      placer->clock(now_);
+    // The pool each job is placed in: the decision's on a typed cluster (one placer per pool), else the only one.
+    const auto pool_of = [&](std::size_t k) {
+      return pools_.empty() ? std::size_t{0} : static_cast<std::size_t>(d.pools[k]);
+    };
     std::vector<std::size_t> moved;
     for (std::size_t k = 0; k < d.gpus.size(); ++k) {
       const int id = active_[k];
-      const bool count_changes = d.gpus[k] != rt_[static_cast<std::size_t>(id)].gpus;
-      const bool nodes_change = !d.node_gpus.empty() && !count_changes && placer_->node_counts(id) != d.node_gpus[k];
-      if (!count_changes && !nodes_change) continue;
-      placer_->release(id);
+      const Runtime& r = rt_[static_cast<std::size_t>(id)];
+      const bool count_changes = d.gpus[k] != r.gpus;
+      const bool pool_changes =
+          !pools_.empty() && d.gpus[k] > 0 && r.gpus > 0 && pool_of(k) != static_cast<std::size_t>(r.pool);
+      const bool nodes_change =
+          !d.node_gpus.empty() && !count_changes && placers_[0]->node_counts(id) != d.node_gpus[k];
+      if (!count_changes && !nodes_change && !pool_changes) continue;
+      placer_of(id).release(id);
       if (d.gpus[k] > 0) moved.push_back(k);
       if (nodes_change && d.gpus[k] > 0) relocated.push_back(id);
     }
     if (!d.node_gpus.empty()) {
       for (std::size_t k : moved)
-        placer_->place_on(active_[k], d.node_gpus[k]);
+        placers_[0]->place_on(active_[k], d.node_gpus[k]);
       return;
     }
     if (!d.place_order.empty()) {
@@ -711,7 +742,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       std::stable_sort(moved.begin(), moved.end(), [&](std::size_t a, std::size_t b) { return d.gpus[a] > d.gpus[b]; });
     }
     for (std::size_t k : moved)
-      placer_->place(active_[k], d.gpus[k]);
+      placers_[pool_of(k)]->place(active_[k], d.gpus[k]);
   }
 
   // Same count on other GPUs, as the strategy placed it: a restart, logged as a migration.
@@ -729,7 +760,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
 
   // Same count, better GPUs: a restart, logged and counted as a migration.
   void migrate(int id) {
-    if (!placer_->try_improve(id)) return;
+    if (!placer_of(id).try_improve(id)) return;
     Runtime& r = rt_[static_cast<std::size_t>(id)];
     advance(id);
     ++r.version;
@@ -738,6 +769,13 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     if (r.gp) r.gp->reallocate(job_placement(id, r.gpus));
     log(id, r.gpus, r.gpus, AllocKind::kMigrate);
     begin_restart(id);
+  }
+
+  [[nodiscard]] bool placed() const { return !placers_.empty(); }
+  // The placer of the job's pool (its last pool once it holds none; the only placer on an untyped cluster).
+  [[nodiscard]] Placer& placer_of(int id) const {
+    if (pools_.empty()) return *placers_[0];
+    return *placers_[static_cast<std::size_t>(rt_[static_cast<std::size_t>(id)].pool)];
   }
 
   // GPUs per node of the pool the job holds (the cluster's on the untyped cluster).
@@ -903,7 +941,9 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   int finished_ = 0;
   std::uint64_t reported_events_ = 0;  // progress already reported
   int reported_finished_ = 0;
-  std::unique_ptr<Placer> placer_;  // null unless a topology or placement policy is configured
+  // Empty unless a topology or placement policy is configured: one placer, or one per pool on a typed cluster.
+  std::vector<std::unique_ptr<Placer>> placers_;
+  std::vector<int> node_offset_;  // each placer's first node in ClusterView's numbering
   [[nodiscard]] bool round_based() const { return cfg_.scheduler.interval_s > 0.0; }
   RingComm ref_ring_;
 };

@@ -147,3 +147,44 @@ TEST_CASE("sim::Engine: round-based scheduling stops a strategy that leaves ever
   CHECK_THROWS_WITH(simulate(w, strat, *beliefs, ec),
                     Catch::Contains("left 2 job(s) waiting for 10000 rounds with nothing running"));
 }
+
+TEST_CASE("sim::Engine: with a placement policy each pool places its jobs on its own nodes",
+          "[sim][pools][placement]") {
+  const Workload w = test::two_jobs(typed_catalog());  // a: 40,000 samples at 0; b: 10,000 at 50
+  EngineConfig ec;
+  ec.cluster.pools = {GpuPool{"fast", 1, 2}, GpuPool{"slow", 2, 1}};  // nodes 0 (fast), 1 and 2 (slow)
+  ec.cluster.nodes = 3;
+  ec.cluster.gpus_per_node = 2;
+  ec.cluster.placement = "packed";
+  std::vector<std::vector<int>> seen;
+  test::ScriptedPoolStrategy strat([&](const Snapshot& s) {
+    REQUIRE(s.cluster != nullptr);
+    CHECK(s.cluster->nodes() == 3);
+    for (const JobView& j : s.jobs)
+      seen.push_back(s.cluster->node_gpus(j.pub->id));
+    // a on the slow pool (2 GPUs: both of its nodes), b on the fast one.
+    std::vector<int> gpus(s.jobs.size(), 2);
+    std::vector<int> pools(s.jobs.size(), 1);
+    if (s.jobs.size() == 2) pools[1] = 0;
+    return std::make_pair(gpus, pools);
+  });
+  auto beliefs = make_belief_source("none", "test");
+  int over = 0;
+  const RunResult r = simulate(w, strat, *beliefs, ec, [&](const EngineCheckView& v) {
+    for (std::size_t p = 0; p < v.pool_gpus.size(); ++p)
+      over += v.pool_gpus_in_use[p] > v.pool_gpus[p] ? 1 : 0;
+  });
+  CHECK(over == 0);
+  // a: slow at 50 x 2 = 100 samples/s from 0: done at 400. b: fast at 200 x 2 = 400/s from 50: done at 75.
+  REQUIRE(r.jobs.size() == 2);
+  CHECK(r.jobs[0].finish == Approx(400.0));
+  CHECK(r.jobs[1].finish == Approx(75.0));
+  CHECK(r.jobs[0].gpu_type == "slow");
+  CHECK(r.jobs[1].gpu_type == "fast");
+  CHECK(r.placed);
+  // Snapshots: a unplaced at 0; at 50 a on nodes 1 and 2, b unplaced; at 75 (b done) a still there.
+  REQUIRE(seen.size() >= 3);
+  CHECK(seen[0] == std::vector<int>{0, 0, 0});
+  CHECK(seen[1] == std::vector<int>{0, 1, 1});
+  CHECK(seen[2] == std::vector<int>{0, 0, 0});
+}

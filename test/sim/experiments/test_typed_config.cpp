@@ -86,6 +86,11 @@ TEST_CASE("sim::Experiment: a typed cluster refuses classes and strategies that 
   doc["workload"]["catalog"]["classes"][1]["speed_by_type"]["tpu"] = doc["workload"]["catalog"]["classes"][1]["speed"];
   CHECK(typed_error(doc).empty());  // a type the cluster lacks is not used (the catalog may serve other clusters)
   doc = typed_example();
+  doc["cluster"]["placement"] = "spread";  // each pool places its jobs on its own nodes
+  CHECK(typed_error(doc).empty());
+  doc["cluster"]["topology"] = {{"kind", "two_level"}};
+  CHECK_THAT(typed_error(doc), Contains("cfg.json: cluster.topology: not with \"pools\" yet"));
+  doc = typed_example();
   doc["strategies"] = nlohmann::json::array({"srtf"});
   CHECK_THAT(typed_error(doc), Contains("cfg.json: strategies[0]") && Contains("does not choose GPU types") &&
                                    Contains("strategies that do: fifo, finish_time_fairness_perf,") &&
