@@ -18,9 +18,16 @@ int run_validate(const std::string& path) {
   std::string gpus = std::to_string(cfg.cluster.nodes) + " nodes x " + std::to_string(cfg.cluster.gpus_per_node);
   if (cfg.cluster.typed()) {
     gpus = std::to_string(cfg.cluster.pools.size()) + " GPU types:";
-    for (const GpuPool& p : cfg.cluster.pools)
-      gpus += " " + p.gpu_type + " " + std::to_string(p.nodes) + " nodes x " + std::to_string(p.gpus_per_node) + ";";
+    for (const GpuPool& p : cfg.cluster.pools) {
+      gpus += " " + p.gpu_type + " " + std::to_string(p.nodes) + " nodes x " + std::to_string(p.gpus_per_node);
+      if (p.topology) gpus += " (its own topology)";
+      gpus += ";";
+    }
     gpus.pop_back();
+  }
+  if (!cfg.cluster.placement.empty()) {
+    gpus += cfg.cluster.typed() ? ", placement " + cfg.cluster.placement + " within each pool"
+                                : ", placement " + cfg.cluster.placement;
   }
   std::cout << path << ": ok: " << cfg.total_gpus() << " GPUs (" << gpus << "), catalog " << cat.name << " ("
             << cat.classes.size() << " classes), " << cfg.workload.jobs << " jobs per run, " << cfg.levels.size()

@@ -24,7 +24,7 @@ int ClusterConfig::largest_pool_gpus() const {
 
 std::vector<GpuPool> ClusterConfig::effective_pools() const {
   if (!pools.empty()) return pools;
-  return {GpuPool{"", nodes, gpus_per_node}};
+  return {GpuPool{"", nodes, gpus_per_node, topology}};
 }
 
 int ClusterConfig::pool_index(const std::string& gpu_type) const {
@@ -48,10 +48,7 @@ void parse_pools(const JsonReader& r, ClusterConfig& c) {
     if (r.has(key)) r.at(key).fail("not with \"pools\" (each pool gives its own nodes and gpus_per_node)");
   }
   if (r.has("topology")) {
-    r.at("topology")
-        .fail(
-            "not with \"pools\" yet (each pool's nodes form a two-level cluster; \"placement\" places "
-            "jobs on them)");
+    r.at("topology").fail("not with \"pools\": give each pool its own \"topology\" (a job runs within one pool)");
   }
   const auto pools = r.at("pools");
   const std::vector<JsonReader> items = pools.elements();
@@ -61,13 +58,14 @@ void parse_pools(const JsonReader& r, ClusterConfig& c) {
   c.nodes = 0;
   c.gpus_per_node = 1;
   for (const JsonReader& p : items) {
-    p.expect_object({"gpu_type", "nodes", "gpus_per_node"});
+    p.expect_object({"gpu_type", "nodes", "gpus_per_node", "topology"});
     GpuPool g;
     g.gpu_type = p.at("gpu_type").as_string();
     if (g.gpu_type.empty()) p.at("gpu_type").fail("empty GPU type name");
     if (c.pool_index(g.gpu_type) >= 0) p.at("gpu_type").fail("GPU type '" + g.gpu_type + "' appears twice");
     g.nodes = static_cast<int>(p.at("nodes").as_integer_in(1, 100000));
     g.gpus_per_node = static_cast<int>(p.at("gpus_per_node").as_integer_in(1, 1024));
+    if (auto topo = p.maybe("topology")) g.topology = parse_topology(*topo, g.nodes, g.gpus_per_node);
     gpus += static_cast<long>(g.nodes) * g.gpus_per_node;
     if (gpus > 1'000'000) p.fail("more than 1,000,000 GPUs in all is absurd");
     c.nodes += g.nodes;

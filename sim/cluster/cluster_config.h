@@ -17,6 +17,7 @@ struct GpuPool {
   std::string gpu_type;  // e.g. "v100"; matches the per-type speeds of catalog classes (speed_by_type)
   int nodes = 1;
   int gpus_per_node = 1;
+  std::shared_ptr<const Topology> topology;  // the pool's own network (its nodes only); null = none
   [[nodiscard]] int gpus() const { return nodes * gpus_per_node; }
 };
 
@@ -46,8 +47,9 @@ struct ClusterConfig {
 };
 
 // `r` is the config's `cluster` object: nodes (1..100000), gpus_per_node (1..1024), at most 1,000,000 GPUs, optional
-// topology and placement; or pools (1..64 of {gpu_type, nodes, gpus_per_node}, distinct non-empty types; not yet with
-// a topology or placement policy). Errors are InputError naming the file and JSON path.
+// topology and placement; or pools (1..64 of {gpu_type, nodes, gpus_per_node, optional topology of the pool's own
+// nodes}, distinct non-empty types) with an optional placement (each pool places on its own nodes; no cluster-wide
+// topology). Errors are InputError naming the file and JSON path.
 ClusterConfig parse_cluster(const JsonReader& r);
 
 }  // namespace ringsched

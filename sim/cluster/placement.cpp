@@ -375,10 +375,15 @@ bool Placer::try_improve(int job) {
 }
 
 double ring_throughput(const JobClass& c, const RingComm& ring, const RingComm& ref, double speed_factor) {
+  return ring_throughput(c, *c.speed, ring, ref, speed_factor);
+}
+
+double ring_throughput(const JobClass& c, const models::StepTimeModel& speed, const RingComm& ring, const RingComm& ref,
+                       double speed_factor) {
   const int w = ring.gpus;
   if (w <= 0) return 0.0;
   const double m = global_batch(c, w);
-  const double step = c.speed->step_on_ring(w, ring.nodes, m, {ring.alpha, ring.bandwidth}, {ref.alpha, ref.bandwidth});
+  const double step = speed.step_on_ring(w, ring.nodes, m, {ring.alpha, ring.bandwidth}, {ref.alpha, ref.bandwidth});
   double rate = m / step * speed_factor;
   if (c.large_batch_penalty > 0.0 && c.batch_mode == BatchMode::kFixedPerWorker && w > 1) {
     rate /= 1.0 + c.large_batch_penalty * std::log2(static_cast<double>(w));

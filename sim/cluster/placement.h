@@ -111,5 +111,8 @@ class Placer {
 // Other kinds: the model's own step time on ring.gpus workers over ring.nodes nodes. Multiplied by speed_factor,
 // divided by the large-batch penalty as in class_throughput.
 double ring_throughput(const JobClass& c, const RingComm& ring, const RingComm& ref, double speed_factor);
+// The same with the class's speed on a GPU type (`speed`: speed_on(c, type)).
+double ring_throughput(const JobClass& c, const models::StepTimeModel& speed, const RingComm& ring, const RingComm& ref,
+                       double speed_factor);
 
 }  // namespace ringsched

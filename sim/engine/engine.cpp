@@ -167,13 +167,19 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     if (c.scheduler.interval_s > 0.0 && n > 0) push({c.scheduler.interval_s, EvKind::kTick, -1, 0, 0});
     if (n > 0) result_.first_arrival = w.jobs.front().arrival;
     const ClusterConfig& cl = c.cluster;
-    if (cl.typed() && !cl.placement.empty()) {
-      // One placer per pool, over the pool's own nodes (node indices in ClusterView run pool after pool).
+    const bool pool_topology =
+        std::any_of(cl.pools.begin(), cl.pools.end(), [](const GpuPool& p) { return p.topology != nullptr; });
+    if (cl.typed() && (!cl.placement.empty() || pool_topology)) {
+      // One placer per pool, over the pool's own nodes (node indices in ClusterView run pool after pool), on the
+      // pool's topology if it has one.
       int offset = 0;
       for (const GpuPool& p : cl.pools) {
-        auto topo = std::make_shared<const Topology>(
-            Topology::two_level(p.nodes, p.gpus_per_node, LinkClass{1.0, 0.0}, LinkClass{1.0, 0.0}));
-        placers_.push_back(std::make_unique<Placer>(topo, make_placement_policy(cl.placement), cl.defragment));
+        auto topo = p.topology ? p.topology
+                               : std::make_shared<const Topology>(Topology::two_level(
+                                     p.nodes, p.gpus_per_node, LinkClass{1.0, 0.0}, LinkClass{1.0, 0.0}));
+        placers_.push_back(std::make_unique<Placer>(
+            topo, make_placement_policy(cl.placement.empty() ? "packed" : cl.placement), cl.defragment));
+        pool_ref_ring_.push_back(topo->reference_ring());
         node_offset_.push_back(offset);
         offset += p.nodes;
       }
@@ -302,7 +308,11 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     const double sf = wl_.jobs[static_cast<std::size_t>(id)].speed_factor;
     if (cfg_.cluster.topology) return ring_throughput(cls_of(id), ring, ref_ring_, sf);
     if (!pools_.empty()) {
-      const PoolInfo& p = pools_[static_cast<std::size_t>(rt_[static_cast<std::size_t>(id)].pool)];
+      const auto pool = static_cast<std::size_t>(rt_[static_cast<std::size_t>(id)].pool);
+      const PoolInfo& p = pools_[pool];
+      if (cfg_.cluster.pools[pool].topology) {
+        return ring_throughput(cls_of(id), *speed_on(cls_of(id), p.gpu_type), ring, pool_ref_ring_[pool], sf);
+      }
       return class_throughput_on(cls_of(id), p.gpu_type, ring.gpus, ring.nodes, sf);
     }
     return class_throughput(cls_of(id), ring.gpus, ring.nodes, sf);
@@ -943,7 +953,8 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   int reported_finished_ = 0;
   // Empty unless a topology or placement policy is configured: one placer, or one per pool on a typed cluster.
   std::vector<std::unique_ptr<Placer>> placers_;
-  std::vector<int> node_offset_;  // each placer's first node in ClusterView's numbering
+  std::vector<int> node_offset_;         // each placer's first node in ClusterView's numbering
+  std::vector<RingComm> pool_ref_ring_;  // typed clusters with placers: each pool's reference ring
   [[nodiscard]] bool round_based() const { return cfg_.scheduler.interval_s > 0.0; }
   RingComm ref_ring_;
 };

@@ -41,7 +41,7 @@ TEST_CASE("strategies::Gavel: two jobs on one GPU under LAS take turns, round by
     w.jobs.push_back(j);
   }
   EngineConfig ec;
-  ec.cluster.pools = {GpuPool{"v100", 1, 1}};
+  ec.cluster.pools = {GpuPool{"v100", 1, 1, nullptr}};
   ec.scheduler.interval_s = 360.0;
   ec.restart.cost_s = 0.0;
   const nlohmann::json none = nlohmann::json::object();

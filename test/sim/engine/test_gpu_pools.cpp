@@ -32,7 +32,7 @@ std::shared_ptr<const Catalog> typed_catalog() {
 
 EngineConfig two_pools() {
   EngineConfig ec;
-  ec.cluster.pools = {GpuPool{"fast", 1, 2}, GpuPool{"slow", 1, 2}};
+  ec.cluster.pools = {GpuPool{"fast", 1, 2, nullptr}, GpuPool{"slow", 1, 2, nullptr}};
   ec.cluster.nodes = 2;
   ec.cluster.gpus_per_node = 2;
   ec.restart.cost_s = 10.0;
@@ -152,7 +152,8 @@ TEST_CASE("sim::Engine: with a placement policy each pool places its jobs on its
           "[sim][pools][placement]") {
   const Workload w = test::two_jobs(typed_catalog());  // a: 40,000 samples at 0; b: 10,000 at 50
   EngineConfig ec;
-  ec.cluster.pools = {GpuPool{"fast", 1, 2}, GpuPool{"slow", 2, 1}};  // nodes 0 (fast), 1 and 2 (slow)
+  ec.cluster.pools = {GpuPool{"fast", 1, 2, nullptr},
+                      GpuPool{"slow", 2, 1, nullptr}};  // nodes 0 (fast), 1 and 2 (slow)
   ec.cluster.nodes = 3;
   ec.cluster.gpus_per_node = 2;
   ec.cluster.placement = "packed";

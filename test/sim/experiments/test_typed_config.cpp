@@ -89,7 +89,17 @@ TEST_CASE("sim::Experiment: a typed cluster refuses classes and strategies that 
   doc["cluster"]["placement"] = "spread";  // each pool places its jobs on its own nodes
   CHECK(typed_error(doc).empty());
   doc["cluster"]["topology"] = {{"kind", "two_level"}};
-  CHECK_THAT(typed_error(doc), Contains("cfg.json: cluster.topology: not with \"pools\" yet"));
+  CHECK_THAT(typed_error(doc), Contains("cfg.json: cluster.topology: not with \"pools\": give each pool its own"));
+  doc = typed_example();  // a pool's own topology, over its own nodes
+  doc["cluster"]["pools"][0]["topology"] = {{"kind", "fat_tree"},
+                                            {"nodes_per_leaf", 2},
+                                            {"spines", 1},
+                                            {"intra_node", {{"bandwidth_gb_s", 150}, {"latency_us", 1}}},
+                                            {"node_leaf", {{"bandwidth_gb_s", 25}, {"latency_us", 2}}},
+                                            {"leaf_spine", {{"bandwidth_gb_s", 12.5}, {"latency_us", 3}}}};
+  CHECK(typed_error(doc).empty());
+  doc["cluster"]["pools"][0]["topology"]["nodes_per_leaf"] = 3;  // 4 nodes do not fill leaves of 3
+  CHECK_THAT(typed_error(doc), Contains("cfg.json: cluster.pools[0].topology"));
   doc = typed_example();
   doc["strategies"] = nlohmann::json::array({"srtf"});
   CHECK_THAT(typed_error(doc), Contains("cfg.json: strategies[0]") && Contains("does not choose GPU types") &&
