@@ -55,6 +55,16 @@ void load(ClpSimplex& model, const std::vector<int>& rows_of, const std::vector<
   model.setOptimizationDirection(maximise ? -1.0 : 1.0);
 }
 
+// Sets the starting basis when it fits the model.
+void set_basis(ClpSimplex& model, const LpBasis& b, int rows, int variables) {
+  if (static_cast<int>(b.columns.size()) != variables || static_cast<int>(b.rows.size()) != rows) return;
+  model.createStatus();
+  for (int j = 0; j < variables; ++j)
+    model.setColumnStatus(j, static_cast<ClpSimplex::Status>(b.columns[static_cast<std::size_t>(j)] & 7));
+  for (int i = 0; i < rows; ++i)
+    model.setRowStatus(i, static_cast<ClpSimplex::Status>(b.rows[static_cast<std::size_t>(i)] & 7));
+}
+
 // Runs the dual simplex from the model's current basis and reads the answer.
 LpSolution run_dual(ClpSimplex& model, int variables) {
   LpSolution out;
@@ -66,6 +76,12 @@ LpSolution run_dual(ClpSimplex& model, int variables) {
       out.objective = model.objectiveValue();
       const double* x = model.getColSolution();
       out.x.assign(x, x + variables);
+      out.basis.columns.resize(static_cast<std::size_t>(variables));
+      for (int j = 0; j < variables; ++j)
+        out.basis.columns[static_cast<std::size_t>(j)] = static_cast<unsigned char>(model.getColumnStatus(j));
+      out.basis.rows.resize(static_cast<std::size_t>(model.numberRows()));
+      for (int i = 0; i < model.numberRows(); ++i)
+        out.basis.rows[static_cast<std::size_t>(i)] = static_cast<unsigned char>(model.getRowStatus(i));
     } else if (model.isProvenPrimalInfeasible()) {
       out.status = "infeasible";
     } else if (model.isProvenDualInfeasible()) {
@@ -88,6 +104,7 @@ LpSolution LinearProgram::solve() const {
     ClpSimplex model;
     load(model, term_row_, term_col_, term_value_, rows(), variables(), lower_, upper_, objective_, row_lower_,
          row_upper_, maximise_);
+    set_basis(model, start_, rows(), variables());
     return run_dual(model, variables());
   } catch (const CoinError& e) {
     LpSolution out;
@@ -105,6 +122,7 @@ LpSession::LpSession(const LinearProgram& lp)
   try {
     load(impl_->model, lp.term_row_, lp.term_col_, lp.term_value_, lp.rows(), lp.variables(), lp.lower_, lp.upper_,
          lp.objective_, lp.row_lower_, lp.row_upper_, lp.maximise_);
+    set_basis(impl_->model, lp.start_, lp.rows(), lp.variables());
   } catch (const CoinError& e) {
     throw std::runtime_error("linear program: CLP could not load it: " + e.message());
   }

@@ -13,11 +13,20 @@ namespace ringsched::models {
 
 inline constexpr double kLpInfinity = std::numeric_limits<double>::infinity();
 
+// A simplex basis: one status per variable and per row, CLP's codes (0 free, 1 basic, 2 at upper bound, 3 at lower
+// bound, 4 superbasic, 5 fixed). A program solved from the basis of a similar one (warm start) needs fewer pivots;
+// a basis that does not fit (wrong sizes) is ignored, one with the wrong number of basics is repaired by CLP.
+struct LpBasis {
+  std::vector<unsigned char> columns;
+  std::vector<unsigned char> rows;
+};
+
 struct LpSolution {
   bool optimal = false;
   std::string status;  // "optimal", "infeasible", "unbounded", or the solver's reason
   double objective = 0.0;
   std::vector<double> x;  // one value per variable (empty unless optimal)
+  LpBasis basis;          // the optimal basis (empty unless optimal)
 };
 
 class LinearProgram {
@@ -28,6 +37,8 @@ class LinearProgram {
   // lower <= sum of coefficient x variable <= upper over (variable index, coefficient) pairs; returns the row's index.
   int add_row(const std::vector<std::pair<int, double>>& terms, double lower, double upper);
   void maximise() { maximise_ = true; }
+  // Start the simplex from `basis` (LpBasis) instead of the all-slack basis; ignored unless its sizes match.
+  void start_from(LpBasis basis) { start_ = std::move(basis); }
   [[nodiscard]] int variables() const { return static_cast<int>(lower_.size()); }
   [[nodiscard]] int rows() const { return static_cast<int>(row_lower_.size()); }
   // Solves from scratch. std::invalid_argument for a NaN coefficient or bound, or a term naming no variable.
@@ -40,6 +51,7 @@ class LinearProgram {
   std::vector<int> term_row_, term_col_;
   std::vector<double> term_value_;
   bool maximise_ = false;
+  LpBasis start_;
 };
 
 // A program kept loaded in CLP between solves, for a sequence of programs that differ only in row bounds (a

@@ -125,12 +125,15 @@ class GavelRound final : public Strategy {
     for (const JobView& j : s.jobs) {
       p.scale_factor.push_back(std::max(1, j.pub->requested_gpus));
       p.priority_weight.push_back(1.0);
+      p.ids.push_back(j.pub->id);
     }
     return p;
   }
 
   void allocate_las(const Snapshot& s) {
-    const GavelAllocation a = max_min_fairness(problem(s), perf());
+    GavelProblem p = problem(s);
+    p.warm = &warm_;  // the last allocation's basis: the same optimum value, fewer pivots
+    const GavelAllocation a = max_min_fairness(p, perf());
     if (!a.optimal) unsolved(s, a.status);
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
       jobs_[s.jobs[i].pub->id].alloc = a.x[i];
@@ -273,6 +276,7 @@ class GavelRound final : public Strategy {
   Rng shuffle_;
   Rng fifo_rng_;                          // gavel_fifo's candidate draw (FIFOPolicy's own random.Random(seed))
   std::map<int, std::size_t> fifo_type_;  // FIFO: each allocated job's pool (finished ones until the next allocation)
+  GavelWarmStart warm_;                   // max-min: the last program's basis by job
   std::map<int, JobState> jobs_;
   std::vector<std::vector<double>> tput_;  // this decision's throughputs: snapshot job x pool
   std::vector<double> worker_time_;

@@ -59,6 +59,77 @@ bool solve_allocation(const models::LinearProgram& lp, const std::vector<std::ve
 
 }  // namespace
 
+namespace {
+
+// A program's layout by job: its variables [col_start, col_start + col_count) and rows likewise; the rest shared.
+struct JobLayout {
+  int col_start = 0, col_count = 0, row_start = 0, row_count = 0;
+};
+
+// The starting basis from `warm`: each job's part when it has one of the same shape, else its variables at their
+// lower bound and its rows' slacks basic; the shared part likewise (free variables nonbasic at 0).
+models::LpBasis warm_basis(const GavelProblem& p, const std::vector<JobLayout>& layout, int columns, int rows) {
+  models::LpBasis b;
+  b.columns.assign(static_cast<std::size_t>(columns), 3);  // at lower bound
+  b.rows.assign(static_cast<std::size_t>(rows), 1);        // basic slack
+  std::vector<char> mine_col(static_cast<std::size_t>(columns), 0);
+  std::vector<char> mine_row(static_cast<std::size_t>(rows), 0);
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    const JobLayout& l = layout[i];
+    for (int c = 0; c < l.col_count; ++c)
+      mine_col[static_cast<std::size_t>(l.col_start + c)] = 1;
+    for (int r = 0; r < l.row_count; ++r)
+      mine_row[static_cast<std::size_t>(l.row_start + r)] = 1;
+    const auto it = p.warm->jobs.find(p.ids[i]);
+    if (it == p.warm->jobs.end() || static_cast<int>(it->second.columns.size()) != l.col_count ||
+        static_cast<int>(it->second.rows.size()) != l.row_count) {
+      continue;
+    }
+    std::copy(it->second.columns.begin(), it->second.columns.end(), b.columns.begin() + l.col_start);
+    std::copy(it->second.rows.begin(), it->second.rows.end(), b.rows.begin() + l.row_start);
+  }
+  std::size_t sc = 0;
+  for (int c = 0; c < columns; ++c) {
+    if (mine_col[static_cast<std::size_t>(c)]) continue;
+    b.columns[static_cast<std::size_t>(c)] = sc < p.warm->shared.columns.size() ? p.warm->shared.columns[sc] : 0;
+    ++sc;
+  }
+  std::size_t sr = 0;
+  for (int r = 0; r < rows; ++r) {
+    if (mine_row[static_cast<std::size_t>(r)]) continue;
+    if (sr < p.warm->shared.rows.size()) b.rows[static_cast<std::size_t>(r)] = p.warm->shared.rows[sr];
+    ++sr;
+  }
+  return b;
+}
+
+// Keeps the solved basis by job id for the next program.
+void keep_basis(const GavelProblem& p, const std::vector<JobLayout>& layout, const models::LpBasis& b) {
+  GavelWarmStart& w = *p.warm;
+  w.jobs.clear();
+  w.shared = {};
+  if (b.columns.empty()) return;
+  std::vector<char> mine_col(b.columns.size(), 0);
+  std::vector<char> mine_row(b.rows.size(), 0);
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    const JobLayout& l = layout[i];
+    GavelWarmStart::Part part;
+    part.columns.assign(b.columns.begin() + l.col_start, b.columns.begin() + l.col_start + l.col_count);
+    part.rows.assign(b.rows.begin() + l.row_start, b.rows.begin() + l.row_start + l.row_count);
+    for (int c = 0; c < l.col_count; ++c)
+      mine_col[static_cast<std::size_t>(l.col_start + c)] = 1;
+    for (int r = 0; r < l.row_count; ++r)
+      mine_row[static_cast<std::size_t>(l.row_start + r)] = 1;
+    w.jobs[p.ids[i]] = std::move(part);
+  }
+  for (std::size_t c = 0; c < b.columns.size(); ++c)
+    if (!mine_col[c]) w.shared.columns.push_back(b.columns[c]);
+  for (std::size_t r = 0; r < b.rows.size(); ++r)
+    if (!mine_row[r]) w.shared.rows.push_back(b.rows[r]);
+}
+
+}  // namespace
+
 GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
   check_sizes(p);
   const std::size_t m = p.throughput.size();
@@ -77,7 +148,12 @@ GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
   const int t = lp.add_variable(-models::kLpInfinity, models::kLpInfinity, 1.0);
   lp.maximise();
   bool bounded = false;
+  const bool warm = p.warm != nullptr && p.ids.size() == m;
+  std::vector<JobLayout> layout(m);
   for (std::size_t i = 0; i < m; ++i) {
+    layout[i].col_start = var[i][0];
+    layout[i].col_count = static_cast<int>(n);
+    layout[i].row_start = lp.rows();
     const auto tput = [&](std::size_t k) { return perf ? p.throughput[i][k] : 1.0; };
     double proportional = 0.0;  // P[i]
     for (std::size_t k = 0; k < n; ++k)
@@ -85,6 +161,7 @@ GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
     if (!(proportional > 0.0)) {
       for (std::size_t k = 0; k < n; ++k)
         lp.add_row({{var[i][k], 1.0}}, 0.0, 0.0);  // runs nowhere: nothing
+      layout[i].row_count = lp.rows() - layout[i].row_start;
       continue;
     }
     std::vector<std::pair<int, double>> terms;
@@ -97,13 +174,17 @@ GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
     for (std::size_t k = 0; k < n; ++k)
       budget.emplace_back(var[i][k], 1.0);
     lp.add_row(budget, -models::kLpInfinity, 1.0);
+    layout[i].row_count = lp.rows() - layout[i].row_start;
   }
   if (!bounded) {  // no job enters the minimum (none runs anywhere): nothing to share
     out.optimal = true;
     return out;
   }
   add_capacity_rows(lp, p, var);
-  solve_allocation(lp, var, out);
+  if (warm) lp.start_from(warm_basis(p, layout, lp.variables(), lp.rows()));
+  const models::LpSolution sol = lp.solve();
+  read_allocation(sol, var, out);
+  if (warm) keep_basis(p, layout, sol.basis);
   return out;
 }
 

@@ -3,16 +3,29 @@
 // linear programs go to CLP (models/lp.h). Each rule with its source: docs/fidelity.md "Gavel".
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace ringsched {
+
+// The simplex basis of a program's last solve, by job id, so the next program over mostly the same jobs starts from
+// it (a warm start: the same optimum, fewer pivots). Kept by the caller per policy; updated by each call that has it.
+struct GavelWarmStart {
+  struct Part {
+    std::vector<unsigned char> columns, rows;
+  };
+  std::map<int, Part> jobs;
+  Part shared;  // the variables and rows of no one job (t, the capacity rows)
+};
 
 struct GavelProblem {
   std::vector<std::vector<double>> throughput;  // job x type: isolated steps/s at the job's scale factor (0 = cannot)
   std::vector<int> scale_factor;                // GPUs per job (>= 1)
   std::vector<double> priority_weight;          // w per job (> 0; Gavel's default 1)
   std::vector<int> workers;                     // GPUs per type
+  std::vector<int> ids;                         // job ids (optional; with `warm`, one per job)
+  GavelWarmStart* warm = nullptr;               // max_min_fairness: start from (and keep) the last basis
 };
 
 struct GavelAllocation {

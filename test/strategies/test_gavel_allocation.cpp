@@ -58,7 +58,8 @@ TEST_CASE("strategies::GavelAllocation: LAS ignores throughputs and evens out GP
   const GavelAllocation w2 = max_min_fairness(q, false);
   REQUIRE(w2.optimal);
   CHECK(w2.objective * 3.0 + 4.0 * (2.0 * w2.objective / 4.0) == Approx(4.0));  // 3 t + 4 x3 = 4, x3 = 2t / 4
-  CHECK_THROWS_AS(max_min_fairness(GavelProblem{{{1.0}}, {1, 1}, {1.0}, {1}}, true), std::invalid_argument);
+  CHECK_THROWS_AS(max_min_fairness(GavelProblem{{{1.0}}, {1, 1}, {1.0}, {1}, {}, nullptr}, true),
+                  std::invalid_argument);
 }
 
 TEST_CASE("strategies::GavelAllocation: finish-time fairness on Gavel's test case, two calls, by hand", "[gavel]") {
@@ -136,4 +137,35 @@ TEST_CASE("strategies::GavelAllocation: a job that runs on no type gets nothing,
   const GavelAllocation b = max_min_fairness(lone, true);
   REQUIRE(b.optimal);
   CHECK(b.x[0] == std::vector<double>{0.0, 0.0, 0.0});
+}
+
+TEST_CASE("strategies::GavelAllocation: a warm start keeps the basis by job id and reaches the same optimum",
+          "[gavel]") {
+  // Gavel's three-type test case with a third job; then job 0 leaves and job 9 arrives.
+  GavelProblem p = two_jobs();
+  p.throughput.push_back({1.0, 1.0, 1.0});
+  p.scale_factor.push_back(1);
+  p.priority_weight.push_back(1.0);
+  p.ids = {0, 1, 2};
+  GavelWarmStart warm;
+  p.warm = &warm;
+  const GavelAllocation first = max_min_fairness(p, true);
+  REQUIRE(first.optimal);
+  REQUIRE(warm.jobs.size() == 3);
+  CHECK(warm.jobs.at(1).columns.size() == 3);  // its x on each type
+  CHECK(warm.jobs.at(1).rows.size() == 2);     // its max-min row and its time budget
+  CHECK(warm.shared.columns.size() == 1);      // t
+  CHECK(warm.shared.rows.size() == 3);         // one capacity row per type
+  GavelProblem q = p;
+  q.throughput = {p.throughput[1], p.throughput[2], {4.0, 1.0, 0.5}};
+  q.ids = {1, 2, 9};
+  GavelProblem cold = q;
+  cold.warm = nullptr;
+  const GavelAllocation a = max_min_fairness(q, true);
+  const GavelAllocation b = max_min_fairness(cold, true);
+  REQUIRE(a.optimal);
+  REQUIRE(b.optimal);
+  CHECK(a.objective == Approx(b.objective).epsilon(1e-9));
+  CHECK(warm.jobs.count(0) == 0);  // the departed job's part is gone
+  CHECK(warm.jobs.count(9) == 1);
 }
