@@ -148,11 +148,7 @@ Trace read_gavel_trace(const std::string& path, const std::string& time_unit) {
     }
     tr.jobs.push_back(j);
   }
-  std::stable_sort(tr.jobs.begin(), tr.jobs.end(),
-                   [](const TraceJob& a, const TraceJob& b) { return a.submit_s < b.submit_s; });
-  const double t0 = tr.jobs.front().submit_s;
-  for (auto& j : tr.jobs)
-    j.submit_s -= t0;
+  sort_and_rebase(tr);
   return tr;
 }
 

@@ -133,11 +133,7 @@ Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec) 
     j.gpus = t.integer_in(row, c_gpus, 1, 1 << 20);
     tr.jobs.push_back(j);
   }
-  std::stable_sort(tr.jobs.begin(), tr.jobs.end(),
-                   [](const TraceJob& a, const TraceJob& b) { return a.submit_s < b.submit_s; });
-  const double t0 = tr.jobs.front().submit_s;
-  for (auto& j : tr.jobs)
-    j.submit_s -= t0;
+  sort_and_rebase(tr);
   return tr;
 }
 

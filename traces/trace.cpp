@@ -69,4 +69,13 @@ Oversize parse_oversize(const std::string& name, const std::string& where) {
   throw InputError(where + ": unknown value '" + name + "' (valid: error, clamp, drop)");
 }
 
+void sort_and_rebase(Trace& trace) {
+  std::stable_sort(trace.jobs.begin(), trace.jobs.end(),
+                   [](const TraceJob& a, const TraceJob& b) { return a.submit_s < b.submit_s; });
+  if (trace.jobs.empty()) return;
+  const double t0 = trace.jobs.front().submit_s;
+  for (auto& j : trace.jobs)
+    j.submit_s -= t0;
+}
+
 }  // namespace ringsched

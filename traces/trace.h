@@ -33,6 +33,10 @@ struct Trace {
 // The latest submit time or longest duration a trace row may give: the engine's horizon (about 31,700 years).
 inline constexpr double kMaxTraceSeconds = 1e12;
 
+// Sorts the rows by submit time (stable: file order for ties) and shifts them so the first is submitted at 0, as
+// every reader returns them.
+void sort_and_rebase(Trace& trace);
+
 // Seconds per unit; throws InputError naming `where` for an unknown unit.
 double time_unit_seconds(const std::string& unit, const std::string& where);
 

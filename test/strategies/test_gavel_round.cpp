@@ -24,6 +24,35 @@ std::shared_ptr<const Catalog> gavel_cat() {
   return cat;
 }
 
+// 8 V100 + 8 P100 + 8 K80 and `jobs` multi-GPU jobs from Gavel's generator at `rate` per hour, one seed.
+nlohmann::json small_gavel_config(int jobs, double rate) {
+  nlohmann::json doc = nlohmann::json::parse(R"({
+    "cluster": {"pools": [{"gpu_type": "v100", "nodes": 8, "gpus_per_node": 1},
+                          {"gpu_type": "p100", "nodes": 8, "gpus_per_node": 1},
+                          {"gpu_type": "k80", "nodes": 8, "gpus_per_node": 1}]},
+    "workload": {"catalog": "gavel", "arrival": {"process": "gavel", "multi_gpu": true}},
+    "seeds": 1})");
+  doc["workload"]["jobs"] = jobs;
+  doc["levels"] = nlohmann::json::array({{{"name", "r"}, {"rate_per_hour", rate}}});
+  return doc;
+}
+
+// One run of a config's strategy with the engine's checks after every event: time never goes back, no pool holds
+// more GPUs than it has or fewer than none. `violations` counts the events that broke one.
+RunResult checked_run(const ExperimentConfig& c, const StrategySpec& spec, const Workload& wl, int& violations) {
+  auto strat = find_strategy(spec.name, "test").make(JsonReader(spec.params, "test"));
+  auto beliefs = make_belief_source(spec.beliefs, "test");
+  const EngineConfig ec = engine_config(c, 1, false);
+  double last = 0.0;
+  violations = 0;
+  return simulate(wl, *strat, *beliefs, ec, [&](const EngineCheckView& v) {
+    violations += v.now < last ? 1 : 0;
+    last = v.now;
+    for (std::size_t p = 0; p < v.pool_gpus.size(); ++p)
+      violations += v.pool_gpus_in_use[p] > v.pool_gpus[p] || v.pool_gpus_in_use[p] < 0 ? 1 : 0;
+  });
+}
+
 }  // namespace
 
 TEST_CASE("strategies::Gavel: two jobs on one GPU under LAS take turns, round by round", "[gavel]") {
@@ -61,31 +90,18 @@ TEST_CASE("strategies::Gavel: two jobs on one GPU under LAS take turns, round by
 }
 
 TEST_CASE("strategies::Gavel: every policy keeps the invariants on GPU pools and finishes every job", "[gavel]") {
-  const nlohmann::json doc = nlohmann::json::parse(R"({
-    "cluster": {"pools": [{"gpu_type": "v100", "nodes": 8, "gpus_per_node": 1},
-                          {"gpu_type": "p100", "nodes": 8, "gpus_per_node": 1},
-                          {"gpu_type": "k80", "nodes": 8, "gpus_per_node": 1}]},
-    "workload": {"catalog": "gavel", "jobs": 25, "arrival": {"process": "gavel", "multi_gpu": true}},
-    "levels": [{"name": "r", "rate_per_hour": 3}],
-    "strategies": [{"name": "gavel_fifo", "label": "fifo"}, {"name": "gavel_fifo_perf", "label": "fifo_perf"},
-                   "max_min_fairness", "max_min_fairness_perf", "finish_time_fairness_perf",
-                   "min_total_duration_perf"],
-    "scheduler": {"interval_s": 360}, "restart": {"cost_s": 0}, "seeds": 1})");
+  nlohmann::json doc = small_gavel_config(25, 3.0);
+  doc["strategies"] = nlohmann::json::parse(R"([{"name": "gavel_fifo", "label": "fifo"},
+      {"name": "gavel_fifo_perf", "label": "fifo_perf"}, "max_min_fairness", "max_min_fairness_perf",
+      "finish_time_fairness_perf", "min_total_duration_perf"])");
+  doc["scheduler"] = {{"interval_s", 360}};
+  doc["restart"] = {{"cost_s", 0}};
   const ExperimentConfig c = parse_experiment(doc, "gavel.json", "");
   const Workload wl = make_workload(c, 0, 1);
   for (const auto& spec : c.strategies) {
     DYNAMIC_SECTION(spec.label) {
-      auto strat = find_strategy(spec.name, "test").make(JsonReader(spec.params, "test"));
-      auto beliefs = make_belief_source(spec.beliefs, "test");
-      EngineConfig ec = engine_config(c, 1, false);
-      double last = 0.0;
       int violations = 0;
-      const RunResult r = simulate(wl, *strat, *beliefs, ec, [&](const EngineCheckView& v) {
-        violations += v.now < last ? 1 : 0;
-        last = v.now;
-        for (std::size_t p = 0; p < v.pool_gpus.size(); ++p)
-          violations += v.pool_gpus_in_use[p] > v.pool_gpus[p] ? 1 : 0;
-      });
+      const RunResult r = checked_run(c, spec, wl, violations);
       CHECK(violations == 0);
       for (const auto& j : r.jobs) {
         CHECK(j.finish > j.arrival);
@@ -98,30 +114,16 @@ TEST_CASE("strategies::Gavel: every policy keeps the invariants on GPU pools and
 TEST_CASE(
     "strategies::ElasticOnPools: precompute, optimus and pollux on Gavel's cluster keep the invariants and resize jobs",
     "[gavel][pools]") {
-  const nlohmann::json doc = nlohmann::json::parse(R"({
-    "cluster": {"pools": [{"gpu_type": "v100", "nodes": 8, "gpus_per_node": 1},
-                          {"gpu_type": "p100", "nodes": 8, "gpus_per_node": 1},
-                          {"gpu_type": "k80", "nodes": 8, "gpus_per_node": 1}]},
-    "workload": {"catalog": "gavel", "jobs": 40, "arrival": {"process": "gavel", "multi_gpu": true}},
-    "levels": [{"name": "r", "rate_per_hour": 4}],
-    "strategies": [{"name": "precompute", "beliefs": "oracle"}, {"name": "optimus", "beliefs": "oracle"},
-                   {"name": "pollux", "beliefs": "oracle"}],
-    "restart": {"cost_s": 10}, "seeds": 1})");
+  nlohmann::json doc = small_gavel_config(40, 4.0);
+  doc["strategies"] = nlohmann::json::parse(R"([{"name": "precompute", "beliefs": "oracle"},
+      {"name": "optimus", "beliefs": "oracle"}, {"name": "pollux", "beliefs": "oracle"}])");
+  doc["restart"] = {{"cost_s", 10}};
   const ExperimentConfig c = parse_experiment(doc, "typed.json", "");
   const Workload wl = make_workload(c, 0, 1);
   for (const auto& spec : c.strategies) {
     DYNAMIC_SECTION(spec.label) {
-      auto strat = find_strategy(spec.name, "test").make(JsonReader(spec.params, "test"));
-      auto beliefs = make_belief_source(spec.beliefs, "test");
-      const EngineConfig ec = engine_config(c, 1, false);
-      double last = 0.0;
       int violations = 0;
-      const RunResult r = simulate(wl, *strat, *beliefs, ec, [&](const EngineCheckView& v) {
-        violations += v.now < last ? 1 : 0;
-        last = v.now;
-        for (std::size_t p = 0; p < v.pool_gpus.size(); ++p)
-          violations += v.pool_gpus_in_use[p] > v.pool_gpus[p] || v.pool_gpus_in_use[p] < 0 ? 1 : 0;
-      });
+      const RunResult r = checked_run(c, spec, wl, violations);
       CHECK(violations == 0);
       REQUIRE(r.jobs.size() == 40);
       int grown = 0;
