@@ -158,7 +158,8 @@ class GavelRound final : public Strategy {
       st.isolated_prev = iso[i];
       isolated_time[i] = iso[i] > 0.0 ? st.cumulative_isolated + remaining[i] / iso[i] : 1e300;
     }
-    const GavelAllocation a = finish_time_fairness(p, since, remaining, isolated_time);
+    const GavelAllocation a = finish_time_fairness(p, since, remaining, isolated_time, ftf_last_);
+    ftf_last_ = a.optimal ? a.objective : 0.0;
     if (!a.optimal) unsolved(s, a.status);
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
       jobs_[s.jobs[i].pub->id].alloc = a.x[i];
@@ -277,6 +278,7 @@ class GavelRound final : public Strategy {
   Rng fifo_rng_;                          // gavel_fifo's candidate draw (FIFOPolicy's own random.Random(seed))
   std::map<int, std::size_t> fifo_type_;  // FIFO: each allocated job's pool (finished ones until the next allocation)
   GavelWarmStart warm_;                   // max-min: the last program's basis by job
+  double ftf_last_ = 0.0;                 // finish-time fairness: the last optimum, bracketed first next time
   std::map<int, JobState> jobs_;
   std::vector<std::vector<double>> tput_;  // this decision's throughputs: snapshot job x pool
   std::vector<double> worker_time_;

@@ -254,10 +254,26 @@ class FtfLevels {
   std::unique_ptr<models::LpSession> session_;
 };
 
+// Bisects (lo, hi], hi feasible with allocation `best`, to a relative `tolerance`.
+GavelAllocation bisect_ftf(FtfLevels& levels, double lo, double hi, GavelAllocation best, double tolerance) {
+  while (hi - lo > tolerance * hi) {
+    const double mid = 0.5 * (lo + hi);
+    GavelAllocation at = levels.at(mid);
+    if (at.optimal) {
+      hi = mid;
+      best = std::move(at);
+    } else {
+      lo = mid;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 GavelAllocation finish_time_fairness(const GavelProblem& p, const std::vector<double>& since_start,
-                                     const std::vector<double>& remaining, const std::vector<double>& isolated_time) {
+                                     const std::vector<double>& remaining, const std::vector<double>& isolated_time,
+                                     double guess, double tolerance) {
   check_sizes(p);
   const std::size_t m = p.throughput.size();
   if (since_start.size() != m || remaining.size() != m || isolated_time.size() != m) {
@@ -270,6 +286,24 @@ GavelAllocation finish_time_fairness(const GavelProblem& p, const std::vector<do
   }
   FtfLevels levels(p, since_start, remaining, isolated_time);
   double hi = std::max(1.0, 2.0 * lo);
+  if (guess > lo) {  // bracket the previous optimum first: it moves little between allocations
+    const double up = guess * 1.01;
+    GavelAllocation at_up = levels.at(up);
+    if (at_up.optimal) {
+      const double down = std::max(lo, guess / 1.01);
+      GavelAllocation at_down = levels.at(down);
+      if (at_down.optimal) {
+        hi = down;
+        at_up = std::move(at_down);
+      } else {
+        lo = down;
+        hi = up;
+      }
+      return bisect_ftf(levels, lo, hi, std::move(at_up), tolerance);
+    }
+    lo = up;
+    hi = 2.0 * up;
+  }
   GavelAllocation best = levels.at(hi);
   for (int i = 0; i < 200 && !best.optimal; ++i) {
     lo = hi;
@@ -280,17 +314,7 @@ GavelAllocation finish_time_fairness(const GavelProblem& p, const std::vector<do
     best.status = "no level of finish-time fairness is feasible (" + best.status + ")";
     return best;
   }
-  while (hi - lo > 1e-9 * hi) {
-    const double mid = 0.5 * (lo + hi);
-    GavelAllocation at = levels.at(mid);
-    if (at.optimal) {
-      hi = mid;
-      best = std::move(at);
-    } else {
-      lo = mid;
-    }
-  }
-  return best;
+  return bisect_ftf(levels, lo, hi, std::move(best), tolerance);
 }
 
 double gavel_makespan_search(double t_star) {

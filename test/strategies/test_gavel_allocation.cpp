@@ -87,6 +87,14 @@ TEST_CASE("strategies::GavelAllocation: finish-time fairness on Gavel's test cas
   REQUIRE(late.optimal);
   CHECK(late.objective >= 2.0);
   CHECK_THROWS_AS(finish_time_fairness(p, {0.0}, {1.0, 1.0}, {1.0, 1.0}), std::invalid_argument);
+  // A guess to bracket first (the previous optimum) changes the search, not the answer: near, below and above it.
+  for (const double guess : {29.0 / 72.0, 0.3, 0.41, 5.0}) {
+    const GavelAllocation g =
+        finish_time_fairness(p, {0.0, 0.0}, {200.0, 300.0}, {300.0 / iso[0], 500.0 / iso[1]}, guess);
+    REQUIRE(g.optimal);
+    CHECK(g.objective == Approx(29.0 / 72.0).epsilon(1e-6));
+    CHECK(g.x[0][0] == Approx(15.0 / 29.0).epsilon(1e-6));
+  }
 }
 
 TEST_CASE("strategies::GavelAllocation: min total duration on Gavel's test case, by hand", "[gavel]") {
