@@ -114,12 +114,8 @@ std::vector<int> unit_greedy_allocation(const Snapshot& s, const std::vector<int
 
 Decision typed_greedy_allocation(const Snapshot& s, const std::vector<int>& candidates, bool unit) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  Decision d;
-  d.gpus.assign(s.jobs.size(), 0);
-  d.pools.assign(s.jobs.size(), 0);
-  std::vector<int> budget;
-  for (const PoolInfo& p : s.pools)
-    budget.push_back(p.gpus);
+  Decision d = empty_decision(s);
+  std::vector<int> budget = pool_gpus(s);
   const auto time_on = [&](const JobView& j, std::size_t k, int w) {
     if (w <= 0) return kInf;
     const PoolInfo& p = s.pools[k];

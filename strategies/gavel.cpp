@@ -185,9 +185,7 @@ class GavelRound final : public Strategy {
   // each job on the type of highest throughput among those with room (ties: first by name). Both stop at the first
   // job no type has room for; a job whose chosen type gives it throughput 0 is skipped.
   void allocate_fifo(const Snapshot& s) {
-    std::vector<int> avail;
-    for (const PoolInfo& p : s.pools)
-      avail.push_back(p.gpus);
+    std::vector<int> avail = pool_gpus(s);
     std::map<int, std::size_t> index;  // job id -> snapshot index
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
       index[s.jobs[i].pub->id] = i;
@@ -306,12 +304,8 @@ Decision GavelRound::schedule(const Snapshot& s) {
     std::size_t job;
     double priority, deficit, alloc;
   };
-  std::vector<int> left;
-  for (const PoolInfo& p : s.pools)
-    left.push_back(p.gpus);
-  Decision d;
-  d.gpus.assign(s.jobs.size(), 0);
-  d.pools.assign(s.jobs.size(), 0);
+  std::vector<int> left = pool_gpus(s);
+  Decision d = empty_decision(s);
   std::vector<bool> taken(s.jobs.size(), false);
   for (std::size_t k : order) {
     std::vector<Entry> queue;

@@ -64,12 +64,8 @@ Decision fcfs_fill(const Snapshot& s, SizeFn size, bool backfill) {
 // belief: the first such pool in config order).
 template <class SizeFn>
 Decision fcfs_fill_typed(const Snapshot& s, SizeFn size, bool backfill) {
-  Decision d;
-  d.gpus.resize(s.jobs.size(), 0);
-  d.pools.resize(s.jobs.size(), 0);
-  std::vector<int> free;
-  for (const PoolInfo& p : s.pools)
-    free.push_back(p.gpus);
+  Decision d = empty_decision(s);
+  std::vector<int> free = pool_gpus(s);
   for (std::size_t i = 0; i < s.jobs.size(); ++i) {
     d.gpus[i] = s.jobs[i].gpus;
     d.pools[i] = s.jobs[i].pool;

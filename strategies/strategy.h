@@ -179,4 +179,10 @@ class Strategy {
 // Remaining work the strategy believes is left (>= 1 sample so times stay finite).
 double believed_remaining(const JobView& job);
 
+// A typed cluster's GPUs per pool (Snapshot::pools, in order): what a strategy starts from when it fills the pools.
+std::vector<int> pool_gpus(const Snapshot& s);
+
+// A decision for every snapshot job with 0 GPUs, and on a typed cluster a pool each (0), to fill in.
+Decision empty_decision(const Snapshot& s);
+
 }  // namespace ringsched
