@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <queue>
 
 #include "strategies/allocation.h"
 
@@ -88,9 +87,7 @@ void IncrementalGreedy::forget(int id) {
   sum_ends_ -= e.gpus;
   if (e.need > 1) --needing_more_;
   sum_needs_ -= e.need;
-  Kept& k = kept_[static_cast<std::size_t>(id)];
-  if (k.listed) bounds_.erase({k.bound, id});
-  k = Kept{};
+  kept_[static_cast<std::size_t>(id)] = Kept{};  // its entry, if any, is no longer live
   chains_[static_cast<std::size_t>(id)] = SpeedChain{};
   holders_.erase(id);
 }
@@ -111,11 +108,15 @@ void IncrementalGreedy::admit(const JobView& v, int gpus_per_node) {
   sum_needs_ += e.need;
   sum_ends_ += e.gpus;
   if (kept_.size() <= static_cast<std::size_t>(id)) kept_.resize(static_cast<std::size_t>(id) + 1);
+  Kept& k = kept_[static_cast<std::size_t>(id)];
+  if (!e.fragile) {
+    k.total = v.belief->total_work();
+    k.max_gpus = v.pub->cls.max_gpus;
+  }
   if (!e.fragile && e.gpus > e.need) {  // it can grow: listed, with no bound yet (computed when first needed)
-    Kept& k = kept_[static_cast<std::size_t>(id)];
     k.bound = std::numeric_limits<double>::infinity();
     k.listed = true;
-    bounds_.insert({k.bound, id});
+    fresh_.push_back(id);
   }
 }
 
@@ -175,76 +176,283 @@ void IncrementalGreedy::saturated(Decision& d, const Snapshot& s) {
 }
 
 // Every active job is served at its minimum with GPUs left over, beliefs fixed: the greedy with kept first gains.
+// Fixed beliefs let it read what it needs without building views: the belief's total work (kept at admission), the
+// speeds of the job's chain and its progress (JobViews::work_done); the times are those believed_time computes.
+//
+// The tokens well above the cut are taken without ordering them. A job's tokens are its growth steps (from its
+// count to the next, of size d, worth gain g); the greedy pops the best token offered (one per job: its next step,
+// while g > 0), takes it when d fits the budget left, else drops the job. Let T hold, for every job, the longest run
+// of its first tokens all worth more than a threshold v > 0, and S their total size. If S <= budget, the greedy takes
+// exactly T first: while a T token is offered it beats every other offer (worth <= v: a job's next token after its
+// run, a first token <= v, or a job not examined, whose bound < v bounds its gain), and it fits, since the budget
+// left is at least the size of the T tokens not yet taken. What follows is the greedy from the counts T reaches with
+// budget - S, whatever order T was taken in. v starts a little above the previous decision's last gain taken (gains
+// fall slowly between decisions); when S is too large a higher v is tried, then none (the plain lazy greedy).
 void IncrementalGreedy::lazy(Decision& d, const Snapshot& s) {
-  struct Gain {
-    double gain;
-    int id;
-    bool operator<(const Gain& o) const {
-      if (gain != o.gain) return gain < o.gain;
-      return id > o.id;  // the earlier job wins ties, as in allocation.cpp
-    }
-  };
-  auto time_at = [&](const JobView& v, int w) {
-    const SpeedChain& c = chains_[static_cast<std::size_t>(v.pub->id)];
-    for (const auto& [cw, f] : c.speeds) {
+  auto time_at = [&](int id, int w, double remaining) {
+    for (const auto& [cw, f] : chains_[static_cast<std::size_t>(id)].speeds) {
       if (cw != w) continue;
       if (!(f > 0.0)) return std::numeric_limits<double>::infinity();
-      return believed_remaining(v) / f;
+      return remaining / f;
     }
-    return believed_time(v, w, s.gpus_per_node);
+    return believed_time(s.views->view(id), w, s.gpus_per_node);  // not reached: the chain holds every count asked
   };
-  auto gain_at = [&](const JobView& v, int cur, double& t_cur) {
-    const int nxt = next_count(cur, v.pub->cls.max_gpus);
-    t_cur = time_at(v, cur);
-    return (t_cur - time_at(v, nxt)) / static_cast<double>(nxt - cur);
+  auto gain_at = [&](int id, int cur, double remaining, double& t_cur) {
+    const int nxt = next_count(cur, kept_[static_cast<std::size_t>(id)].max_gpus);
+    t_cur = time_at(id, cur, remaining);
+    return (t_cur - time_at(id, nxt, remaining)) / static_cast<double>(nxt - cur);
   };
   int budget = s.total_gpus - static_cast<int>(sum_needs_);
-  std::priority_queue<Gain> exact;
-  std::vector<int> evaluated;  // taken out of bounds_ this decision (put back at the end)
-  std::vector<int> grown;      // jobs grown this decision; their counts in count_ (0 = at the minimum)
+  // The exact gains waiting to be taken: those examined in descending order (they mostly come so: examined by their
+  // old bounds, which the gains keep) in a queue, every other (out of order, or a grown job's next gain) in a binary
+  // heap; the best of the two fronts is the heap the dense greedy would pop.
+  heap_.clear();
+  run_.clear();
+  std::size_t run_head = 0;
+  examined_.clear();
+  auto best = [&]() -> const Gain* {
+    const bool in_run = run_head < run_.size();
+    if (heap_.empty()) return in_run ? &run_[run_head] : nullptr;
+    if (!in_run || run_[run_head] < heap_.front()) return &heap_.front();
+    return &run_[run_head];
+  };
+  auto push_heap = [&](const Gain& g) {
+    heap_.push_back(g);
+    std::push_heap(heap_.begin(), heap_.end());
+  };
+  auto offer_first = [&](int id) {  // an examined job's first token, at its minimum
+    const Gain g{kept_[static_cast<std::size_t>(id)].gain, id};
+    if (!(g.gain > 0.0)) return;
+    if (run_head == run_.size()) {
+      run_.clear();
+      run_head = 0;
+    }
+    if (run_.empty() || g < run_.back()) {
+      run_.push_back(g);
+    } else {
+      push_heap(g);
+    }
+  };
+  // Takes the job off the list and computes its first gain when its progress changed since.
+  auto examine = [&](int id) {
+    take_examined();
+    Kept& k = kept_[static_cast<std::size_t>(id)];
+    k.listed = false;
+    const double done = s.views->work_done(id);
+    if (k.work_done != done) {
+      double t_cur = 0.0;
+      k.gain = gain_at(id, ends_[static_cast<std::size_t>(id)].need, std::max(1.0, k.total - done), t_cur);
+      k.work_done = done;
+      // Remaining work only falls, so later gains are at most this one plus the rounding of the two times
+      // (relative 2^-53 each, on numbers at most t_cur).
+      k.bound = k.gain + 1e-15 * std::abs(t_cur) + 1e-300;
+    }
+    examined_.push_back(id);
+  };
+  std::vector<int> grown;  // jobs grown this decision; their counts in count_ (0 = at the minimum)
   if (count_.size() < kept_.size()) count_.resize(kept_.size(), 0);
+  double last_taken = std::numeric_limits<double>::infinity();
+  Entry e;
+
+  // Phase 1: the tokens worth more than v, taken together when they fit.
+  if (budget > 0 && cut_ > 0.0 && cut_ < std::numeric_limits<double>::infinity()) {
+    const double v = cut_ * 1.0625;
+    runs_.clear();
+    tokens_.clear();
+    while (next_examined(e) && e.first > v) {
+      const int id = e.second;
+      examine(id);
+      const Kept& k = kept_[static_cast<std::size_t>(id)];
+      if (!(k.gain > v)) continue;
+      // Its tokens while worth more than v: the first, then the next ones from the counts reached (the chain lists
+      // the counts from the minimum on, so the speed at the i-th count is its i-th entry), and the gain of the
+      // token after the last (NaN when it cannot grow further).
+      Run r{id, tokens_.size(), 0, std::numeric_limits<double>::quiet_NaN()};
+      const double remaining = std::max(1.0, k.total - k.work_done);
+      const auto& chain = chains_[static_cast<std::size_t>(id)].speeds;
+      int cur = ends_[static_cast<std::size_t>(id)].need;
+      double g = k.gain;
+      for (std::size_t i = 1;; ++i) {
+        const int nxt = next_count(cur, k.max_gpus);
+        tokens_.push_back({g, nxt - cur, nxt});
+        ++r.count;
+        cur = nxt;
+        const int after = next_count(cur, k.max_gpus);
+        if (after <= cur) break;
+        if (i + 1 < chain.size() && chain[i].first == cur && chain[i + 1].first == after) {
+          const double f_cur = chain[i].second;
+          const double f_nxt = chain[i + 1].second;
+          const double inf = std::numeric_limits<double>::infinity();
+          g = ((f_cur > 0.0 ? remaining / f_cur : inf) - (f_nxt > 0.0 ? remaining / f_nxt : inf)) /
+              static_cast<double>(after - cur);
+        } else {
+          double t_cur = 0.0;
+          g = gain_at(id, cur, remaining, t_cur);
+        }
+        if (!(g > v)) {
+          r.next = g;
+          break;
+        }
+      }
+      runs_.push_back(r);
+    }
+    // The lowest threshold among v, 1.25 v, 2 v and 4 v whose T fits the budget.
+    double chosen = 0.0;
+    for (const double mult : {1.0, 1.25, 2.0, 4.0}) {
+      const double vt = v * mult;
+      long size = 0;
+      for (const Run& r : runs_) {
+        for (std::size_t t = r.first; t < r.first + r.count && tokens_[t].gain > vt; ++t)
+          size += tokens_[t].size;
+      }
+      if (size <= budget) {
+        chosen = vt;
+        break;
+      }
+    }
+    for (const Run& r : runs_) {
+      std::size_t t = r.first;
+      if (chosen > 0.0) {
+        for (; t < r.first + r.count && tokens_[t].gain > chosen; ++t) {
+          budget -= tokens_[t].size;
+          last_taken = std::min(last_taken, tokens_[t].gain);
+        }
+      }
+      if (t == r.first) continue;  // no T token: its first token is offered below
+      count_[static_cast<std::size_t>(r.id)] = tokens_[t - 1].to;
+      grown.push_back(r.id);
+      // Its next token: the next of its run, or the one after the run (computed then), or none.
+      const double g = t < r.first + r.count ? tokens_[t].gain : r.next;
+      if (g > 0.0) push_heap({g, r.id});
+    }
+    // The first tokens of the jobs not grown, in examination order.
+    for (int id : examined_) {
+      if (count_[static_cast<std::size_t>(id)] == 0) offer_first(id);
+    }
+  }
+
+  // Phase 2: the greedy, exactly, from there.
   while (budget > 0) {
     // Take the exact gain on top only when it beats every bound: any job whose bound reaches it is computed first.
-    while (!bounds_.empty() && (exact.empty() || bounds_.begin()->first >= exact.top().gain)) {
-      const int id = bounds_.begin()->second;
-      bounds_.erase(bounds_.begin());
-      Kept& k = kept_[static_cast<std::size_t>(id)];
-      k.listed = false;
-      const JobView& v = s.views->view(id);
-      if (k.work_done != v.work_done) {
-        double t_cur = 0.0;
-        k.gain = gain_at(v, ends_[static_cast<std::size_t>(id)].need, t_cur);
-        k.work_done = v.work_done;
-        // Remaining work only falls, so later gains are at most this one plus the rounding of the two times
-        // (relative 2^-53 each, on numbers at most t_cur).
-        k.bound = k.gain + 1e-15 * std::abs(t_cur) + 1e-300;
-      }
-      evaluated.push_back(id);
-      if (k.gain > 0.0) exact.push({k.gain, id});
+    for (const Gain* b = best(); next_examined(e) && (b == nullptr || e.first >= b->gain); b = best()) {
+      examine(e.second);
+      offer_first(e.second);
     }
-    if (exact.empty()) break;
-    const Gain top = exact.top();
-    exact.pop();
-    const JobView& v = s.views->view(top.id);
+    const Gain* b = best();
+    if (b == nullptr) break;
+    const Gain top = *b;
+    if (!heap_.empty() && b == &heap_.front()) {
+      std::pop_heap(heap_.begin(), heap_.end());
+      heap_.pop_back();
+    } else {
+      ++run_head;
+    }
+    const Kept& k = kept_[static_cast<std::size_t>(top.id)];
     int& w = count_[static_cast<std::size_t>(top.id)];
     const int cur = w > 0 ? w : ends_[static_cast<std::size_t>(top.id)].need;
-    const int nxt = next_count(cur, v.pub->cls.max_gpus);
+    const int nxt = next_count(cur, k.max_gpus);
     if (nxt - cur > budget) continue;  // the budget only shrinks: this job cannot grow any more
     if (w == 0) grown.push_back(top.id);
     w = nxt;
     budget -= nxt - cur;
-    if (next_count(nxt, v.pub->cls.max_gpus) > nxt) {
+    last_taken = top.gain;
+    if (next_count(nxt, k.max_gpus) > nxt) {
       double t_cur = 0.0;
-      const double g = gain_at(v, nxt, t_cur);
-      if (g > 0.0) exact.push({g, top.id});
+      const double g = gain_at(top.id, nxt, std::max(1.0, k.total - k.work_done), t_cur);
+      if (g > 0.0) push_heap({g, top.id});
     }
   }
-  for (int id : evaluated) {
+  cut_ = last_taken;
+  relist(examined_);
+  lazy_changes(d, s, grown);
+}
+
+bool IncrementalGreedy::next_examined(Entry& e) {
+  while (fresh_head_ < fresh_.size()) {
+    const int id = fresh_[fresh_head_];
+    if (kept_[static_cast<std::size_t>(id)].listed) {
+      e = {std::numeric_limits<double>::infinity(), id};
+      return true;
+    }
+    take_examined();  // a job that finished before its first bound
+  }
+  while (order_head_ < order_.size()) {
+    const Entry& x = order_[order_head_];
+    const Kept& k = kept_[static_cast<std::size_t>(x.second)];
+    if (k.listed && k.bound == x.first) {
+      e = x;
+      return true;
+    }
+    ++order_head_;  // a finished job's entry
+  }
+  return false;
+}
+
+void IncrementalGreedy::take_examined() {
+  if (fresh_head_ < fresh_.size()) {
+    if (++fresh_head_ == fresh_.size()) {
+      fresh_.clear();
+      fresh_head_ = 0;
+    }
+  } else {
+    ++order_head_;
+  }
+}
+
+void IncrementalGreedy::relist(std::vector<int>& examined) {
+  relisted_.clear();
+  for (int id : examined) {
     Kept& k = kept_[static_cast<std::size_t>(id)];
     k.listed = true;
-    bounds_.insert({k.bound, id});
+    relisted_.emplace_back(k.bound, id);
   }
-  lazy_changes(d, s, grown);
+  // Examined in order of their old bounds, which the new ones mostly keep: insertion sort is near linear here.
+  for (std::size_t i = 1; i < relisted_.size(); ++i) {
+    const Entry x = relisted_[i];
+    std::size_t j = i;
+    for (; j > 0 && examined_before(x, relisted_[j - 1]); --j)
+      relisted_[j] = relisted_[j - 1];
+    relisted_[j] = x;
+  }
+  const std::size_t m = relisted_.size();
+  if (m <= order_head_) {
+    // Merge in place into the spare room before the head: the write position stays behind the read position until
+    // every relisted entry is placed, and the rest of the tail is then already in place.
+    std::size_t out = order_head_ - m;
+    std::size_t t = order_head_;
+    std::size_t b = 0;
+    order_head_ = out;
+    while (b < m) {
+      if (t < order_.size() && examined_before(order_[t], relisted_[b])) {
+        order_[out++] = order_[t++];
+      } else {
+        order_[out++] = relisted_[b++];
+      }
+    }
+    return;
+  }
+  // Not enough room: rebuild with spare room in front for later relisting, dropping finished jobs' entries.
+  std::vector<Entry> merged;
+  const std::size_t spare = 256 + m;
+  merged.reserve(spare + m + order_.size() - order_head_);
+  merged.resize(spare);
+  std::size_t t = order_head_;
+  std::size_t b = 0;
+  auto live = [&](const Entry& x) {
+    const Kept& k = kept_[static_cast<std::size_t>(x.second)];
+    return k.listed && k.bound == x.first;
+  };
+  while (b < m || t < order_.size()) {
+    if (t < order_.size() && !live(order_[t])) {
+      ++t;
+    } else if (b == m || (t < order_.size() && examined_before(order_[t], relisted_[b]))) {
+      merged.push_back(order_[t++]);
+    } else {
+      merged.push_back(relisted_[b++]);
+    }
+  }
+  order_ = std::move(merged);
+  order_head_ = spare;
 }
 
 // Changes: every job at its minimum except those grown now (jobs grown last time return to their minimum).

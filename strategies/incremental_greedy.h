@@ -53,39 +53,79 @@ class IncrementalGreedy {
     return std::min(step_ == GrowStep::kDouble ? 2 * w : w + 1, max_gpus);
   }
 
-  // A job's first gain (at its minimum), as last computed; `bound` is its key in bounds_.
+  // A job's first gain (at its minimum), as last computed, and `bound`, its key in order_ (an upper bound of its
+  // current first gain). `total` and `max_gpus` are the belief's total work and the job's GPU limit, read once.
   struct Kept {
     double gain = 0.0;
     double bound = 0.0;
     double work_done = -1.0;  // the progress it was computed at (-1: never)
-    bool listed = false;      // in bounds_
+    double total = 0.0;
+    int max_gpus = 0;
+    bool listed = false;  // has a live entry in order_ or fresh_
   };
-  struct ByBound {
-    bool operator()(const std::pair<double, int>& a, const std::pair<double, int>& b) const {
-      if (a.first != b.first) return a.first > b.first;
-      return a.second < b.second;
+  using Entry = std::pair<double, int>;  // (bound, id)
+  // The order in which the lazy greedy examines jobs: bound descending, then id ascending.
+  static bool examined_before(const Entry& a, const Entry& b) {
+    if (a.first != b.first) return a.first > b.first;
+    return a.second < b.second;
+  }
+  struct Gain {
+    double gain;
+    int id;
+    bool operator<(const Gain& o) const {
+      if (gain != o.gain) return gain < o.gain;
+      return id > o.id;  // the earlier job wins ties, as in allocation.cpp
     }
   };
+  // The next job to examine (its entry is live), or false when none is left.
+  [[nodiscard]] bool next_examined(Entry& e);
+  void take_examined();
+  // Puts the jobs examined in this decision back with their new bounds (order_ stays sorted).
+  void relist(std::vector<int>& examined);
 
   GrowStep step_;
   ArrivalQueue queue_;
-  std::vector<EndPoint> ends_;                        // by job id
-  std::vector<SpeedChain> chains_;                    // by job id (empty for fragile or finished jobs)
-  std::vector<int> held_;                             // by job id: GPUs as last decided
-  std::set<int> holders_;                             // ids with held_ > 0
-  long sum_ends_ = 0;                                 // over active jobs
-  int fragile_ = 0;                                   // active fragile jobs
-  bool at_ends_ = false;                              // the last decision left every active job at its end point
-  int needing_more_ = 0;                              // active jobs that need more than one GPU
-  bool in_prefix_ = false;                            // the last decision served the first G jobs at one GPU each
-  int prefix_last_ = -1;                              // then: the last job served (every active job up to it is served)
-  int prefix_count_ = 0;                              // then: jobs served
-  long sum_needs_ = 0;                                // over active jobs
-  std::vector<Kept> kept_;                            // by job id
-  std::set<std::pair<double, int>, ByBound> bounds_;  // jobs that can grow, by upper bound of their first gain
-  bool lazy_last_ = false;                            // the last decision ran the lazy greedy
-  std::vector<int> grown_;                            // then: the jobs it gave more than their minimum
-  std::vector<int> count_;                            // by job id, during the lazy greedy: count if grown (else 0)
+  std::vector<EndPoint> ends_;      // by job id
+  std::vector<SpeedChain> chains_;  // by job id (empty for fragile or finished jobs)
+  std::vector<int> held_;           // by job id: GPUs as last decided
+  std::set<int> holders_;           // ids with held_ > 0
+  long sum_ends_ = 0;               // over active jobs
+  int fragile_ = 0;                 // active fragile jobs
+  bool at_ends_ = false;            // the last decision left every active job at its end point
+  int needing_more_ = 0;            // active jobs that need more than one GPU
+  bool in_prefix_ = false;          // the last decision served the first G jobs at one GPU each
+  int prefix_last_ = -1;            // then: the last job served (every active job up to it is served)
+  int prefix_count_ = 0;            // then: jobs served
+  long sum_needs_ = 0;              // over active jobs
+  std::vector<Kept> kept_;          // by job id
+  // The jobs that can grow and have a bound, sorted by examined_before from order_head_ (entries before it are
+  // spare room; entries of finished jobs stay, not live, until passed); jobs with no bound yet (+inf), in id order.
+  std::vector<Entry> order_;
+  std::size_t order_head_ = 0;
+  std::vector<int> fresh_;
+  std::size_t fresh_head_ = 0;
+  std::vector<Gain> heap_;  // the lazy greedy's exact gains: a binary heap and a descending queue (reused)
+  std::vector<Gain> run_;
+  // The lazy greedy's first phase: the tokens (growth steps) of the examined jobs worth more than its threshold.
+  struct Token {
+    double gain;
+    int size;  // GPUs it adds
+    int to;    // the count it reaches
+  };
+  struct Run {
+    int id;
+    std::size_t first;  // its tokens in tokens_
+    std::size_t count;
+    double next;  // the gain of the token after its run (NaN: none)
+  };
+  std::vector<Token> tokens_;
+  std::vector<Run> runs_;
+  double cut_ = 0.0;             // the last gain the previous lazy decision took (+inf: none)
+  std::vector<int> examined_;    // jobs taken out of order_ or fresh_ in this decision
+  std::vector<Entry> relisted_;  // their new entries
+  bool lazy_last_ = false;       // the last decision ran the lazy greedy
+  std::vector<int> grown_;       // then: the jobs it gave more than their minimum
+  std::vector<int> count_;       // by job id, during the lazy greedy: count if grown (else 0)
 };
 
 }  // namespace ringsched

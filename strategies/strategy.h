@@ -103,6 +103,9 @@ class JobViews {
  public:
   virtual ~JobViews() = default;
   [[nodiscard]] virtual const JobView& view(int job_id) const = 0;
+  // The job's samples done so far (view(job_id).work_done) without building its view: for strategies that re-read
+  // the progress of many jobs at every decision.
+  [[nodiscard]] virtual double work_done(int job_id) const { return view(job_id).work_done; }
 };
 
 // Measures a running job's throughput at its current allocation, with multiplicative lognormal noise of the given

@@ -104,6 +104,7 @@ struct Runtime {
   bool started = false;
   bool active = false;
   bool done = false;
+  bool observed = false;  // its belief observes progress or runs (Belief::observes), read once
   double attained = 0.0;
   int restarts = 0;
   std::unique_ptr<GoodputJob> gp;  // the goodput model's state (null for other classes)
@@ -151,6 +152,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       }
       const JobPublic& p = pub_[i];
       beliefs_[i] = b.make(p, ctx, b.needs_truth() ? &t : nullptr);
+      rt_[i].observed = beliefs_[i] != nullptr && beliefs_[i]->observes();
       rt_[i].work = rt_[i].gp ? rt_[i].gp->total() : t.work_samples;
       if (!(rt_[i].work > 0.0 && std::isfinite(rt_[i].work))) {
         throw InputError("job '" + t.name + "': its work (" + seconds_text(rt_[i].work) +
@@ -476,8 +478,8 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   // The job's belief sees its progress (and goodput report) as of now.
   void observe(int id) {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
+    if (!r.observed) return;
     Belief* belief = beliefs_[static_cast<std::size_t>(id)].get();
-    if (belief == nullptr || !belief->observes()) return;
     belief->observe_progress(r.work_done);
     if (r.gp && belief->wants_goodput_report()) {
       belief->observe_goodput(r.gp->report());
@@ -513,6 +515,14 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       view_stamp_[i] = result_.decisions;
     }
     return by_id_[i];
+  }
+
+  // Holders were advanced before the decision and other jobs make no progress: the runtime's value is current.
+  [[nodiscard]] double work_done(int id) const override {
+    const auto i = static_cast<std::size_t>(id);
+    if (i >= by_id_.size() || !rt_[i].active)
+      throw std::logic_error("strategy asked for the progress of an inactive job");
+    return rt_[i].work_done;
   }
 
   [[nodiscard]] JobView view_of(int id) const {
