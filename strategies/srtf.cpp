@@ -4,6 +4,8 @@
 // order while they fit (a job that does not fit is skipped). Running jobs only get shorter between events, so the
 // ranking needs no timer.
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
@@ -19,9 +21,13 @@ namespace {
 
 // SRTF kept incrementally (decide_changes): the same decisions at O(holders + changes) per decision, not O(jobs).
 // A waiting job's believed remaining time cannot change until it runs again (its progress and beliefs change only
-// while it holds GPUs), so jobs wait in one set per rigid size ordered by (remaining time, id); the keys of jobs
-// that held GPUs are recomputed at each decision, and the fill visits only the jobs it serves. When every job fits at
-// once all are served and only arrivals change.
+// while it holds GPUs), so waiting jobs sit in one set per rigid size ordered by (remaining time, id). The jobs that
+// hold GPUs are kept apart, in one list in the order of the last fill: their keys are recomputed at each decision (the
+// belief's speed at the job's size is read once when the belief is fixed), and the list, which their falling keys
+// mostly keep in order, is re-sorted by insertion. The fill merges the list with the sets (rigid_fill in (remaining,
+// id) order: the first job that fits among the heads, repeatedly; a head too large for the GPUs left is skipped for
+// good, as free GPUs only shrink), and what it serves, in its order, is the next list. When every job fits at once all
+// are served and only arrivals change.
 class SrtfQueues {
  public:
   explicit SrtfQueues(int gpus) : gpus_(gpus) {}
@@ -31,52 +37,79 @@ class SrtfQueues {
     for (int id : s.finished) {
       Job& j = job(id);
       if (!j.active) continue;
-      unkey(id);
-      if (j.held > 0) holders_.erase(id);
+      if (j.keyed) unkey(id);
       sum_sizes_ -= j.size;
-      j = Job{};
+      j = Job{};  // its entry in run_, if any, is skipped from now on (inactive)
     }
     for (int id : s.arrived) {
+      const JobView& v = s.views->view(id);
+      if (v.belief == nullptr) throw std::logic_error("strategy 'srtf' needs beliefs (not \"none\")");
       Job& j = job(id);
       j = Job{};
       j.active = true;
-      j.size = rigid_size(*s.views->view(id).pub, gpus_);
+      j.size = rigid_size(*v.pub, gpus_);
+      if (v.belief->fixed() && j.size > 0) {
+        j.fixed = true;
+        j.total = v.belief->total_work();
+        j.speed = v.belief->throughput(j.size, packed_nodes(j.size, s.gpus_per_node));
+      }
       sum_sizes_ += j.size;
-      rekey(s, id);
+      j.key = key_of(s, id);
+      key(id);
     }
     if (sum_sizes_ <= s.total_gpus) {
       // Everyone fits: all hold their size.
       if (all_served_) {
         for (int id : s.arrived)
-          set(d, id, true);
+          serve(d, id);
       } else {
+        std::vector<int> waiting;
         for (const auto& [size, keys] : by_size_)
           for (const auto& k : keys)
-            set(d, std::get<1>(k), true);
+            waiting.push_back(std::get<1>(k));
+        for (int id : waiting)
+          serve(d, id);
+        run_sorted_ = false;
       }
       all_served_ = true;
       return d;
     }
-    // Jobs that held GPUs since the last decision have run: new keys (as decide computes them now).
     all_served_ = false;
-    for (int id : holders_)
-      rekey(s, id);
-    for (int id : last_changed_)
-      if (job(id).active) rekey(s, id);
+    // Holders have run since the last decision, and jobs the last fill preempted ran until then: new keys.
+    std::size_t live = 0;
+    for (int id : run_) {
+      Job& j = job(id);
+      if (!j.active || j.held == 0) continue;
+      j.key = key_of(s, id);
+      run_[live++] = id;
+    }
+    run_.resize(live);
+    for (int id : last_released_) {
+      Job& j = job(id);
+      if (!j.active || !j.keyed) continue;
+      const double k = key_of(s, id);
+      if (k == j.key) continue;
+      unkey(id);
+      j.key = k;
+      key(id);
+    }
+    last_released_.clear();
+    sort_run();
     fill(d, s);
-    last_changed_.clear();
-    for (const auto& [id, w] : d.changes)
-      last_changed_.push_back(id);
     return d;
   }
 
  private:
   struct Job {
     int size = 0;
-    double key = 0.0;
+    double key = 0.0;  // believed remaining time at its size
     int held = 0;
-    bool keyed = false;
+    bool keyed = false;  // in by_size_ (waiting)
     bool active = false;
+    bool fixed = false;  // Belief::fixed: `total` and `speed` hold its total work and its speed at `size`
+    double total = 0.0;
+    double speed = 0.0;
+    std::uint64_t served = 0;  // the fill that last served it
   };
   using Key = std::tuple<double, int>;  // believed remaining time, id (decide's stable sort keeps id order on ties)
 
@@ -84,48 +117,114 @@ class SrtfQueues {
     if (jobs_.size() <= static_cast<std::size_t>(id)) jobs_.resize(static_cast<std::size_t>(id) + 1);
     return jobs_[static_cast<std::size_t>(id)];
   }
+  // believed_time at the job's size: the belief's values, read once when they cannot change.
+  double key_of(const Snapshot& s, int id) {
+    const Job& j = job(id);
+    if (!j.fixed) return believed_time(s.views->view(id), j.size, s.gpus_per_node);
+    if (!(j.speed > 0.0)) return std::numeric_limits<double>::infinity();
+    return std::max(1.0, j.total - s.views->work_done(id)) / j.speed;  // believed_remaining / speed
+  }
+  void key(int id) {
+    Job& j = job(id);
+    by_size_[j.size].insert({j.key, id});
+    j.keyed = true;
+  }
   void unkey(int id) {
     Job& j = job(id);
-    if (!j.keyed) return;
     const auto it = by_size_.find(j.size);
     it->second.erase({j.key, id});
     if (it->second.empty()) by_size_.erase(it);
     j.keyed = false;
   }
-  void rekey(const Snapshot& s, int id) {
-    const JobView& v = s.views->view(id);
-    if (v.belief == nullptr) throw std::logic_error("strategy 'srtf' needs beliefs (not \"none\")");
-    Job& j = job(id);
-    const double key = believed_time(v, j.size, s.gpus_per_node);
-    if (j.keyed && key == j.key) return;
-    unkey(id);
-    j.key = key;
-    j.keyed = true;
-    by_size_[j.size].insert({key, id});
+  [[nodiscard]] bool before(int a, int b) const {
+    const Job& x = jobs_[static_cast<std::size_t>(a)];
+    const Job& y = jobs_[static_cast<std::size_t>(b)];
+    if (x.key != y.key) return x.key < y.key;
+    return a < b;
   }
-  void set(Decision& d, int id, bool serve) {
+  void sort_run() {
+    if (!run_sorted_) {
+      std::sort(run_.begin(), run_.end(), [&](int a, int b) { return before(a, b); });
+      run_sorted_ = true;
+      return;
+    }
+    for (std::size_t i = 1; i < run_.size(); ++i) {
+      const int x = run_[i];
+      std::size_t k = i;
+      for (; k > 0 && before(x, run_[k - 1]); --k)
+        run_[k] = run_[k - 1];
+      run_[k] = x;
+    }
+  }
+  void change(Decision& d, int id, int to) {
     Job& j = job(id);
-    const int to = serve ? j.size : 0;
     if (j.held == to) return;
-    if (j.held == 0) holders_.insert(id);
-    if (to == 0) holders_.erase(id);
     j.held = to;
     d.changes.emplace_back(id, to);
   }
-  // rigid_fill in (remaining, id) order.
+  void serve(Decision& d, int id) {  // a waiting job starts (appended to run_)
+    if (job(id).keyed) unkey(id);
+    change(d, id, job(id).size);
+    run_.push_back(id);
+  }
+  // rigid_fill in (remaining, id) order over the holders' list and the waiting sets.
   void fill(Decision& d, const Snapshot& s) {
-    const std::vector<int> served = rigid_fill_by_size(by_size_, s.total_gpus);
-    for (int id : released_holders(holders_, served))
-      set(d, id, false);
-    for (int id : served)
-      set(d, id, true);
+    ++fills_;
+    struct Cursor {
+      int size;
+      std::set<Key>::const_iterator at, end;
+    };
+    std::vector<Cursor> cursors;
+    for (const auto& [size, keys] : by_size_)
+      cursors.push_back({size, keys.begin(), keys.end()});  // by increasing size
+    std::vector<int> served;
+    std::size_t r = 0;
+    int free = s.total_gpus;
+    while (free > 0) {
+      while (r < run_.size() && job(run_[r]).size > free)
+        ++r;  // too large for what is left: not served
+      const Cursor* best = nullptr;
+      for (const Cursor& c : cursors) {
+        if (c.size > free) break;  // sizes increase: no later set fits either
+        if (c.at != c.end && (best == nullptr || *c.at < *best->at)) best = &c;
+      }
+      int id = -1;
+      if (r < run_.size() && (best == nullptr || before(run_[r], std::get<1>(*best->at)))) {
+        id = run_[r++];
+      } else if (best != nullptr) {
+        id = std::get<1>(*best->at);
+        ++const_cast<Cursor*>(best)->at;
+      } else {
+        break;
+      }
+      served.push_back(id);
+      job(id).served = fills_;
+      free -= job(id).size;
+    }
+    // Holders not served release their GPUs (back to the waiting sets), then the waiting jobs served start.
+    for (int id : run_) {
+      Job& j = job(id);
+      if (j.served == fills_) continue;
+      change(d, id, 0);
+      key(id);
+      last_released_.push_back(id);
+    }
+    for (int id : served) {
+      Job& j = job(id);
+      if (j.held > 0) continue;
+      unkey(id);
+      change(d, id, j.size);
+    }
+    run_ = std::move(served);
   }
 
   int gpus_;
   std::vector<Job> jobs_;                 // by id
-  std::map<int, std::set<Key>> by_size_;  // rigid size -> active jobs by (remaining, id)
-  std::set<int> holders_;
-  std::vector<int> last_changed_;  // jobs the last fill changed (preempted ones were refreshed since)
+  std::map<int, std::set<Key>> by_size_;  // rigid size -> waiting active jobs by (remaining, id)
+  std::vector<int> run_;                  // the jobs holding GPUs, in the last fill's order (finished ones skipped)
+  bool run_sorted_ = true;                // run_ is in some fill's order (else sorted from scratch)
+  std::vector<int> last_released_;        // jobs the last fill preempted
+  std::uint64_t fills_ = 0;
   long sum_sizes_ = 0;
   bool all_served_ = false;
 };

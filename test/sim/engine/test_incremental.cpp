@@ -138,12 +138,12 @@ TEST_CASE("sim::Engine: incremental strategies decide exactly what their dense d
   CHECK(incremental_seen > 0);
 }
 
-TEST_CASE("sim::Engine: incremental greedy strategies match their dense decide() with hundreds of jobs competing",
+TEST_CASE("sim::Engine: incremental greedy strategies and srtf match their dense decide() with hundreds of jobs competing",
           "[sim][engine][incremental]") {
   // Hundreds of active jobs on 320 GPUs with GPUs left over at their minimum: the lazy greedy's regime (it starts at
   // 256 active jobs), and the saturated and plentiful ones as the queue grows and drains.
   const auto cat = one_class_catalog();
-  for (const char* strategy : {"precompute", "optimus"}) {
+  for (const char* strategy : {"precompute", "optimus", "srtf"}) {
     for (const double load : {0.9, 1.3}) {
       DYNAMIC_SECTION(strategy << " load " << load) {
         EngineConfig ec;
