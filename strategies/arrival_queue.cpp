@@ -9,14 +9,22 @@ namespace ringsched {
 
 void ArrivalQueue::add(int id, int need) {
   if (need < 1) throw std::logic_error("ArrivalQueue: a job needs at least one GPU");
-  if (id < 0 || (!all_.ids.empty() && id <= all_.ids.back())) {
-    throw std::logic_error("ArrivalQueue: ids must increase in arrival order");
-  }
+  if (id < 0 || alive(id)) throw std::logic_error("ArrivalQueue: a job added twice");
   if (need_of_.size() <= static_cast<std::size_t>(id)) need_of_.resize(static_cast<std::size_t>(id) + 1, 0);
   need_of_[static_cast<std::size_t>(id)] = need;
-  by_need_[need].ids.push_back(id);
-  all_.ids.push_back(id);
+  insert(by_need_[need], id);
+  insert(all_, id);
   ++size_;
+}
+
+// Appended when it is the latest (arrivals); otherwise inserted in id order after the head (a job that joins late).
+void ArrivalQueue::insert(List& list, int id) {
+  if (list.ids.empty() || id > list.ids.back()) {
+    list.ids.push_back(id);
+    return;
+  }
+  const auto from = list.ids.begin() + static_cast<std::ptrdiff_t>(list.head);
+  list.ids.insert(std::lower_bound(from, list.ids.end(), id), id);
 }
 
 void ArrivalQueue::drop(List& list, int /*id*/) {
@@ -66,6 +74,16 @@ int ArrivalQueue::next_after(int id) const {
   const auto it = std::upper_bound(all_.ids.begin() + static_cast<std::ptrdiff_t>(all_.head), all_.ids.end(), id);
   std::size_t pos = static_cast<std::size_t>(it - all_.ids.begin());
   return next_in(all_, pos);
+}
+
+int ArrivalQueue::prev_before(int id) const {
+  const auto from = all_.ids.begin() + static_cast<std::ptrdiff_t>(all_.head);
+  auto pos = static_cast<std::size_t>(std::lower_bound(from, all_.ids.end(), id) - all_.ids.begin());
+  while (pos > all_.head) {
+    --pos;
+    if (alive(all_.ids[pos])) return all_.ids[pos];
+  }
+  return -1;
 }
 
 std::vector<int> ArrivalQueue::first_fit(int budget) const {

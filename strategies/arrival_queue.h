@@ -11,7 +11,8 @@ namespace ringsched {
 
 class ArrivalQueue {
  public:
-  // A job arrives (ids follow arrival order: each id is larger than every id added before) needing `need` >= 1 GPUs.
+  // A job arrives needing `need` >= 1 GPUs. Ids are the arrival order: an id larger than every id added before is
+  // appended (O(1)); a smaller one (a job that joins late, as exploratory's explored jobs) is inserted in its place.
   void add(int id, int need);
   // A job leaves (finished); unknown ids are ignored.
   void remove(int id);
@@ -21,6 +22,8 @@ class ArrivalQueue {
   [[nodiscard]] std::vector<int> ids() const;
   // The first job that arrived after job `id` (any id, present or not), or -1.
   [[nodiscard]] int next_after(int id) const;
+  // The last job that arrived before job `id` (any id, present or not), or -1.
+  [[nodiscard]] int prev_before(int id) const;
   // The jobs served by first fit in arrival order with `budget` GPUs: each job, earliest first, is served when its
   // need fits what is left (later, smaller jobs may use what an earlier large one could not). Ids in arrival order.
   [[nodiscard]] std::vector<int> first_fit(int budget) const;
@@ -36,6 +39,7 @@ class ArrivalQueue {
     return id >= 0 && static_cast<std::size_t>(id) < need_of_.size() && need_of_[static_cast<std::size_t>(id)] > 0;
   }
   void drop(List& list, int id);
+  static void insert(List& list, int id);
   [[nodiscard]] int next_in(const List& list, std::size_t& pos) const;  // next alive id at or after pos, or -1
 
   std::map<int, List> by_need_;  // need -> its jobs

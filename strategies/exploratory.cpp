@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <set>
+#include <utility>
 
 #include "models/fit.h"
 #include "strategies/allocation.h"
+#include "strategies/incremental_greedy.h"
 #include "strategies/registry.h"
 
 namespace ringsched {
@@ -26,6 +29,9 @@ class ExploredBelief final : public Belief {
   }
   [[nodiscard]] double total_work() const override { return work_ ? work_->total_work() : 1.0; }
   [[nodiscard]] std::string source() const override { return "exploration"; }
+  // The fitted speed never changes; the work is the job's belief's.
+  [[nodiscard]] bool fixed() const override { return work_ != nullptr && work_->fixed(); }
+  [[nodiscard]] bool observes() const override { return false; }
 
  private:
   models::Eq5Coeffs c_;
@@ -40,6 +46,37 @@ struct ExploreState {
   std::unique_ptr<ExploredBelief> fitted;
 };
 
+// The explored jobs' views for the incremental greedy: the engine's, with the fitted belief in place of the job's.
+class ExploredViews final : public JobViews {
+ public:
+  void reset(const JobViews* base, const std::vector<ExploreState>* states) {
+    base_ = base;
+    states_ = states;
+    ++stamp_;
+  }
+  [[nodiscard]] const JobView& view(int id) const override {
+    const auto i = static_cast<std::size_t>(id);
+    if (views_.size() <= i) {
+      views_.resize(i + 1);
+      stamps_.resize(i + 1, 0);
+    }
+    if (stamps_[i] != stamp_) {
+      views_[i] = base_->view(id);
+      views_[i].belief = (*states_)[i].fitted.get();
+      stamps_[i] = stamp_;
+    }
+    return views_[i];
+  }
+  [[nodiscard]] double work_done(int id) const override { return base_->work_done(id); }
+
+ private:
+  const JobViews* base_ = nullptr;
+  const std::vector<ExploreState>* states_ = nullptr;
+  std::uint64_t stamp_ = 0;
+  mutable std::vector<JobView> views_;
+  mutable std::vector<std::uint64_t> stamps_;
+};
+
 class Exploratory final : public Strategy {
  public:
   Exploratory(std::vector<int> widths, double phase_s, bool reclaim, double sigma)
@@ -47,6 +84,8 @@ class Exploratory final : public Strategy {
 
   [[nodiscard]] std::string name() const override { return "exploratory"; }
   void on_finish(int job_id) override { state_.erase(job_id); }
+  [[nodiscard]] bool incremental() const override { return true; }
+  Decision decide_changes(const Snapshot& s) override;
 
   Decision decide(const Snapshot& s) override {
     const int n = static_cast<int>(widths_.size());
@@ -80,12 +119,17 @@ class Exploratory final : public Strategy {
     for (const auto& j : s.jobs)
       free_now -= j.gpus;
     std::vector<int> explored;
+    // Every exploring job's reservation first, then waiting jobs start in arrival order while theirs fits what is
+    // left (the reservations never exceed the GPUs, whatever the arrival order).
+    for (const auto& j : s.jobs) {
+      const auto& st = state_[j.pub->id];
+      if (st.phase >= 0 && st.phase < n) budget -= reservation(*j.pub);
+    }
     for (std::size_t i = 0; i < s.jobs.size(); ++i) {
       const auto& j = s.jobs[i];
       auto& st = state_[j.pub->id];
       const int reserve = reservation(*j.pub);
       if (st.phase >= 0 && st.phase < n) {
-        budget -= reserve;
         d.gpus[i] = phase_width(*j.pub, st.phase);
       } else if (st.phase < 0) {
         const bool room = reclaim_ ? reserve <= budget : reserve <= std::min(budget, free_now);
@@ -135,7 +179,157 @@ class Exploratory final : public Strategy {
   double sigma_;
   std::map<int, ExploreState> state_;
   std::vector<JobView> views_;
+
+  // decide_changes (the same decisions kept incrementally; see its comment).
+  ExploreState& st(int id) {
+    if (inc_.size() <= static_cast<std::size_t>(id)) inc_.resize(static_cast<std::size_t>(id) + 1);
+    return inc_[static_cast<std::size_t>(id)];
+  }
+  void add_reserve(int id, int r) {
+    reserved_ += r;
+    reserve_of_[static_cast<std::size_t>(id)] += r;
+  }
+  std::vector<ExploreState> inc_;                // by id
+  std::vector<int> held_;                        // by id: GPUs as last decided
+  std::set<std::pair<double, int>> exploring_;   // (phase end, id)
+  std::set<int> waiting_;                        // active jobs not started
+  std::vector<int> reserve_of_;                  // by id: its reserve while exploring, else 0
+  long reserved_ = 0;                            // sum of reserve_of_
+  IncrementalGreedy greedy_{GrowStep::kDouble};  // the explored jobs
+  ExploredViews explored_views_;
+  std::vector<int> newly_explored_;
+  std::vector<int> explored_finished_;
 };
+
+// decide_changes decides what decide does, in its order, touching only what changes:
+// 1. Phase ends come from the exploring jobs ordered by phase end, measured in id order (the measurement stream is
+//    drawn in that order by decide).
+// 2. decide starts waiting jobs in arrival order while their reservation fits what the exploring jobs' reservations
+//    leave (and, without reclaim, the free GPUs). Only the jobs not yet started are visited.
+// 3. The explored jobs get the doubling heuristic over them in arrival order with what the reservations leave, which
+//    IncrementalGreedy keeps (their fitted beliefs are fixed when the job's belief is); jobs join it when their
+//    exploration ends and leave it when they finish.
+Decision Exploratory::decide_changes(const Snapshot& s) {
+  const int n = static_cast<int>(widths_.size());
+  const double eps = 1e-9;
+  auto grow_to = [&](int id) {
+    const auto need = static_cast<std::size_t>(id) + 1;
+    if (inc_.size() < need) inc_.resize(need);
+    if (held_.size() < need) held_.resize(need, 0);
+    if (reserve_of_.size() < need) reserve_of_.resize(need, 0);
+  };
+  explored_finished_.clear();
+  for (int id : s.finished) {
+    ExploreState& e = st(id);
+    if (e.phase >= 0 && e.phase < n) {
+      exploring_.erase({e.phase_end, id});
+      add_reserve(id, -reserve_of_[static_cast<std::size_t>(id)]);
+    } else if (e.phase < 0) {
+      waiting_.erase(id);
+    } else {
+      explored_finished_.push_back(id);
+    }
+    held_[static_cast<std::size_t>(id)] = 0;
+  }
+  for (int id : s.arrived) {
+    grow_to(id);
+    waiting_.insert(id);
+  }
+  // 1. Phase ends, in id order.
+  std::vector<int> ending;
+  for (auto it = exploring_.begin(); it != exploring_.end() && it->first <= s.now + eps; ++it)
+    ending.push_back(it->second);
+  std::sort(ending.begin(), ending.end());
+  newly_explored_.clear();
+  for (int id : ending) {
+    ExploreState& e = st(id);
+    exploring_.erase({e.phase_end, id});
+    const JobView& j = s.views->view(id);
+    const int w = j.gpus;
+    const double thr = s.probe->measure_throughput(id, sigma_);
+    if (w > 0 && thr > 0.0) {
+      const double m = j.pub->cls.batch_mode == BatchMode::kFixedGlobal
+                           ? j.pub->cls.batch_size
+                           : j.pub->cls.batch_size * static_cast<double>(w);
+      e.points.push_back({w, packed_nodes(w, s.gpus_per_node), m, m / thr});
+    }
+    ++e.phase;
+    e.phase_end = s.now + phase_s_;
+    if (e.phase == n) {
+      models::Eq5Coeffs c;
+      if (!e.points.empty()) c = models::fit_eq5(e.points, j.pub->cls.model_size_mparams).coeffs;
+      e.fitted = std::make_unique<ExploredBelief>(c, *j.pub);
+      e.fitted->set_work_source(j.belief);
+      add_reserve(id, -reserve_of_[static_cast<std::size_t>(id)]);
+      newly_explored_.push_back(id);
+    } else {
+      exploring_.insert({e.phase_end, id});
+    }
+  }
+  Decision d;
+  auto set = [&](int id, int gpus) {
+    int& h = held_[static_cast<std::size_t>(id)];
+    if (h == gpus) return;
+    h = gpus;
+    d.changes.emplace_back(id, gpus);
+  };
+  for (int id : ending) {
+    const ExploreState& e = st(id);
+    if (e.phase < n) set(id, phase_width(*s.views->view(id).pub, e.phase));
+  }
+  // 2. Waiting jobs start in arrival order when their reservation fits.
+  long started = 0;  // reservations of jobs started in this decision
+  int free_now = s.total_gpus - s.gpus_in_use;
+  std::vector<int> starting;
+  for (int id : waiting_) {
+    const long budget = s.total_gpus - reserved_ - started;
+    if (budget <= 0) break;  // nothing later fits either
+    const JobPublic& p = *s.views->view(id).pub;
+    const int reserve = reservation(p);
+    const bool room = reclaim_ ? reserve <= budget : reserve <= std::min<long>(budget, free_now);
+    if (!room) continue;
+    starting.push_back(id);
+    started += reserve;
+    free_now -= reserve;
+  }
+  for (int id : starting) {
+    waiting_.erase(id);
+    ExploreState& e = st(id);
+    e.phase = 0;
+    e.phase_end = s.now + phase_s_;
+    exploring_.insert({e.phase_end, id});
+    const JobPublic& p = *s.views->view(id).pub;
+    add_reserve(id, reservation(p));
+    set(id, phase_width(p, 0));
+  }
+  // 3. The explored jobs: doubling with what the reservations leave.
+  const long budget = s.total_gpus - reserved_;
+  Snapshot sub;
+  sub.now = s.now;
+  sub.total_gpus = static_cast<int>(std::max(0L, budget));
+  sub.gpus_per_node = s.gpus_per_node;
+  sub.probe = s.probe;
+  explored_views_.reset(s.views, &inc_);
+  sub.views = &explored_views_;
+  sub.arrived = newly_explored_;
+  sub.finished = explored_finished_;
+  const Decision g = greedy_.decide(sub);
+  // A job that leaves exploration holds its last width; the greedy starts it from 0, so its count is set here.
+  std::vector<std::pair<int, int>> counts = g.changes;
+  std::sort(counts.begin(), counts.end());
+  for (int id : newly_explored_) {
+    const auto it = std::lower_bound(counts.begin(), counts.end(), std::make_pair(id, -1));
+    if (it == counts.end() || it->first != id) set(id, 0);
+  }
+  for (const auto& [id, w] : counts)
+    set(id, w);
+  for (int id : explored_finished_)
+    inc_[static_cast<std::size_t>(id)] = ExploreState{};
+  for (int id : s.finished)
+    if (st(id).phase < n) inc_[static_cast<std::size_t>(id)] = ExploreState{};
+  if (!exploring_.empty()) d.wakeup_at = exploring_.begin()->first;
+  return d;
+}
 
 }  // namespace
 

@@ -44,8 +44,12 @@ IncrementalGreedy::EndPoint IncrementalGreedy::end_point(const JobView& j, int g
 Decision IncrementalGreedy::decide(const Snapshot& s) {
   for (int id : s.finished)
     forget(id);
-  for (int id : s.arrived)
+  joined_inside_.clear();
+  for (int id : s.arrived) {
+    // A job that joins behind later ones (exploratory's jobs join when explored) may fall inside the served prefix.
+    if (in_prefix_ && id < prefix_last_) joined_inside_.push_back(id);
     admit(s.views->view(id), s.gpus_per_node);
+  }
   Decision d;
   if (fragile_ == 0 && sum_ends_ <= s.total_gpus) {
     // Every job is served and grows to its end point (the budget never binds).
@@ -165,7 +169,19 @@ void IncrementalGreedy::saturated(Decision& d, const Snapshot& s) {
     prefix_count_ = static_cast<int>(served.size());
     return;
   }
-  // Completions in the prefix let the next jobs in (arrivals come after the prefix).
+  // Jobs that joined inside the prefix are served; then the prefix is cut back to the budget (it may have fallen, or
+  // late joiners pushed jobs out), or grown past its end (completions in it, or a larger budget).
+  for (int id : joined_inside_) {
+    set(d, id, 1);
+    ++prefix_count_;
+  }
+  while (prefix_count_ > s.total_gpus) {
+    if (queue_.contains(prefix_last_)) {  // (the prefix's end may have finished)
+      set(d, prefix_last_, 0);
+      --prefix_count_;
+    }
+    prefix_last_ = queue_.prev_before(prefix_last_);
+  }
   while (prefix_count_ < s.total_gpus) {
     const int next = queue_.next_after(prefix_last_);
     if (next < 0) break;

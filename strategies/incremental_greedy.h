@@ -93,6 +93,7 @@ class IncrementalGreedy {
   int fragile_ = 0;                 // active fragile jobs
   bool at_ends_ = false;            // the last decision left every active job at its end point
   int needing_more_ = 0;            // active jobs that need more than one GPU
+  std::vector<int> joined_inside_;  // jobs that joined in this decision before the prefix's end
   bool in_prefix_ = false;          // the last decision served the first G jobs at one GPU each
   int prefix_last_ = -1;            // then: the last job served (every active job up to it is served)
   int prefix_count_ = 0;            // then: jobs served

@@ -90,6 +90,9 @@ TEST_CASE("sim::Engine: incremental strategies decide exactly what their dense d
       {"tiresias", "{}", "none"},
       {"tiresias", R"({"thresholds": [200, 3000, 20000], "queue_order": "entry", "gpus": 4})", "none"},
       {"tiresias", R"({"thresholds": [50], "queue_order": "arrival"})", "none"},
+      {"exploratory", "{}", "history"},
+      {"exploratory", R"({"reclaim": false, "widths": [2, 4], "phase_s": 60})", "oracle"},
+      {"exploratory", R"({"widths": [1, 16], "phase_s": 400, "measurement_sigma": 0})", "history"},
   };
   int incremental_seen = 0;
   for (const auto& v : variants) {
@@ -138,12 +141,14 @@ TEST_CASE("sim::Engine: incremental strategies decide exactly what their dense d
   CHECK(incremental_seen > 0);
 }
 
-TEST_CASE("sim::Engine: incremental greedy strategies and srtf match their dense decide() with hundreds of jobs competing",
-          "[sim][engine][incremental]") {
+TEST_CASE(
+    "sim::Engine: incremental greedy strategies, srtf and exploratory match their dense decide() with hundreds of jobs "
+    "competing",
+    "[sim][engine][incremental]") {
   // Hundreds of active jobs on 320 GPUs with GPUs left over at their minimum: the lazy greedy's regime (it starts at
   // 256 active jobs), and the saturated and plentiful ones as the queue grows and drains.
   const auto cat = one_class_catalog();
-  for (const char* strategy : {"precompute", "optimus", "srtf"}) {
+  for (const char* strategy : {"precompute", "optimus", "srtf", "exploratory"}) {
     for (const double load : {0.9, 1.3}) {
       DYNAMIC_SECTION(strategy << " load " << load) {
         EngineConfig ec;
@@ -164,6 +169,51 @@ TEST_CASE("sim::Engine: incremental greedy strategies and srtf match their dense
         const RunResult a = simulate(wl, *inc, *beliefs, ec);
         ec.dense_snapshots = true;
         const RunResult b = simulate(wl, *dense, *beliefs, ec);
+        require_same(a, b);
+      }
+    }
+  }
+}
+
+TEST_CASE(
+    "sim::Engine: exploratory matches its dense decide() when explored jobs outnumber the GPUs exploration leaves",
+    "[sim][engine][incremental]") {
+  // Two classes of 1-GPU minimum with different reservations (8 and 2 GPUs), on 16 GPUs: explored jobs outnumber the
+  // GPUs left (the greedy's saturated case) under a budget that changes whenever an exploration starts or ends, and a
+  // narrow job that starts exploring before an earlier wide one joins the greedy first.
+  const std::string text = R"({"name": "mixed", "classes": [
+    {"name": "wide", "batch": {"mode": "fixed_per_worker", "size": 128}, "model_size_mparams": 1.7,
+     "work": {"samples": 300000, "sigma": 0.8}, "gpus": {"max": 16},
+     "speed": {"kind": "eq5", "t0": 0.0026484, "t1": 0.002, "t2": 0.0918, "t3": 0.010}},
+    {"name": "narrow", "batch": {"mode": "fixed_per_worker", "size": 32}, "model_size_mparams": 0.5,
+     "work": {"samples": 100000, "sigma": 0.8}, "gpus": {"max": 2},
+     "speed": {"kind": "eq5", "t0": 0.001, "t1": 0.003, "t2": 0.01, "t3": 0.002}}
+  ]})";
+  const auto cat = std::make_shared<const Catalog>(parse_catalog(parse_json_text(text, "mixed.json"), "mixed.json"));
+  for (const char* params : {R"({"phase_s": 60})", R"({"phase_s": 90, "reclaim": false})"}) {
+    for (const double load : {1.5, 4.0}) {
+      DYNAMIC_SECTION(params << " load " << load) {
+        EngineConfig ec;
+        ec.cluster.nodes = 2;
+        ec.cluster.gpus_per_node = 8;
+        ec.restart.cost_s = 5.0;
+        ec.seed = 11;
+        PoissonSpec spec;
+        spec.rate_per_s = rate_for_load(*cat, load, ec.total_gpus(), ec.cluster.gpus_per_node);
+        spec.jobs = 400;
+        spec.speed_sigma = 0.3;
+        const Workload wl = generate_poisson_workload(cat, spec, 11);
+        const StrategyInfo info = find_strategy("exploratory", "test");
+        const nlohmann::json p = nlohmann::json::parse(params);
+        auto inc = info.make(JsonReader(p, "test"));
+        auto dense = info.make(JsonReader(p, "test"));
+        auto beliefs = make_belief_source("history", "test");
+        ec.dense_snapshots = true;
+        RunResult b;
+        REQUIRE_NOTHROW(b = simulate(wl, *dense, *beliefs, ec));
+        ec.dense_snapshots = false;
+        const RunResult a = simulate(wl, *inc, *beliefs, ec);
+        REQUIRE(a.jobs.size() == 400);
         require_same(a, b);
       }
     }
