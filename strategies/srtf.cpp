@@ -180,20 +180,28 @@ class SrtfQueues {
     std::vector<int> served;
     std::size_t r = 0;
     int free = s.total_gpus;
+    // The best waiting head among the sizes that fit: recomputed only when a waiting job is taken or the GPUs left
+    // fall below its size (holders, most of what is served, cost one comparison each).
+    Cursor* best = nullptr;
+    bool stale = true;
     while (free > 0) {
       while (r < run_.size() && job(run_[r]).size > free)
         ++r;  // too large for what is left: not served
-      const Cursor* best = nullptr;
-      for (const Cursor& c : cursors) {
-        if (c.size > free) break;  // sizes increase: no later set fits either
-        if (c.at != c.end && (best == nullptr || *c.at < *best->at)) best = &c;
+      if (stale || (best != nullptr && best->size > free)) {
+        best = nullptr;
+        for (Cursor& c : cursors) {
+          if (c.size > free) break;  // sizes increase: no later set fits either
+          if (c.at != c.end && (best == nullptr || *c.at < *best->at)) best = &c;
+        }
+        stale = false;
       }
       int id = -1;
       if (r < run_.size() && (best == nullptr || before(run_[r], std::get<1>(*best->at)))) {
         id = run_[r++];
       } else if (best != nullptr) {
         id = std::get<1>(*best->at);
-        ++const_cast<Cursor*>(best)->at;
+        ++best->at;
+        stale = true;
       } else {
         break;
       }

@@ -27,8 +27,9 @@ std::size_t queue_index(const std::vector<double>& thresholds, double attained) 
 }
 
 // Tiresias kept incrementally (decide_changes): the same decisions as Tiresias::decide at O(changes) per decision.
-// - Jobs wait in one ordered set per rigid size, keyed by (queue, arrival id or entry order), so the greedy fill in
-//   priority order visits only the jobs it serves (a merge of the sizes that still fit).
+// - Jobs wait in one ordered set per rigid size, keyed by (queue, arrival id or entry order); the jobs holding GPUs
+//   are kept apart in one list in priority order (the last fill's, re-sorted when a holder changes queue). The greedy
+//   fill in priority order merges the list with the sets' heads that still fit, so it visits only the jobs it serves.
 // - When every active job fits at once the fill serves them all: only arrivals change.
 // - A job's queue changes only while it holds GPUs, when its attained service crosses a threshold; holders are kept
 //   in a set ordered by when they cross (computed when they got GPUs). Only holders within `window` of that time are
@@ -65,26 +66,28 @@ class TiresiasQueues {
     }
     for (int id : crossed) {
       Job& j = jobs_[static_cast<std::size_t>(id)];
-      unkey(id);
       untime(id);
       j.queue = queue_index(th_, s.views->view(id).attained_gpu_seconds);
       entering.push_back(id);
+      ++run_unsorted_;  // a holder moved down
     }
     std::sort(entering.begin(), entering.end());
     for (int id : entering) {
       Job& j = jobs_[static_cast<std::size_t>(id)];
       j.key = by_entry_ ? next_entry_++ : static_cast<std::uint64_t>(id);
-      by_size_[j.size].insert({j.queue, j.key, id});
+      if (j.held == 0) key(id);
     }
     if (sum_sizes_ <= s.total_gpus) {
       // Every active job fits: each holds its size.
-      if (all_served_) {
-        for (int id : s.arrived)
-          set(d, s, id, true);
-      } else {
-        for (const auto& [size, set_of] : by_size_)
-          for (const auto& k : set_of)
-            set(d, s, std::get<2>(k), true);
+      std::vector<int> waiting;
+      for (const auto& [size, set_of] : by_size_)
+        for (const auto& k : set_of)
+          waiting.push_back(std::get<2>(k));
+      for (int id : waiting) {
+        unkey(id);
+        set(d, s, id, true);
+        run_.push_back(id);
+        ++run_unsorted_;
       }
       all_served_ = true;
     } else {
@@ -108,6 +111,8 @@ class TiresiasQueues {
     double crossing = 0.0;  // key in crossing_ while timed
     bool timed = false;
     bool active = false;
+    bool keyed = false;        // in by_size_ (waiting)
+    std::uint64_t served = 0;  // the fill that last served it
   };
   using Key = std::tuple<std::size_t, std::uint64_t, int>;  // queue, order inside it, id
 
@@ -122,18 +127,30 @@ class TiresiasQueues {
     if (!j.active) return;
     unkey(id);
     untime(id);
-    if (j.held > 0) holders_.erase(id);
     sum_sizes_ -= j.size;
-    j.active = false;
+    j.active = false;  // its entry in run_, if any, is skipped from now on
     j.held = 0;
   }
 
+  void key(int id) {
+    Job& j = jobs_[static_cast<std::size_t>(id)];
+    by_size_[j.size].insert({j.queue, j.key, id});
+    j.keyed = true;
+  }
+
   void unkey(int id) {
-    const Job& j = jobs_[static_cast<std::size_t>(id)];
+    Job& j = jobs_[static_cast<std::size_t>(id)];
+    if (!j.keyed) return;
     const auto it = by_size_.find(j.size);
-    if (it == by_size_.end()) return;
     it->second.erase({j.queue, j.key, id});
     if (it->second.empty()) by_size_.erase(it);
+    j.keyed = false;
+  }
+
+  [[nodiscard]] bool before(int a, int b) const {
+    const Job& x = jobs_[static_cast<std::size_t>(a)];
+    const Job& y = jobs_[static_cast<std::size_t>(b)];
+    return Key{x.queue, x.key, a} < Key{y.queue, y.key, b};
   }
 
   void untime(int id) {
@@ -165,8 +182,6 @@ class TiresiasQueues {
     const int to = serve ? j.size : 0;
     if (j.held == to) return;
     untime(id);
-    if (j.held == 0) holders_.insert(id);
-    if (to == 0) holders_.erase(id);
     j.held = to;
     d.changes.emplace_back(id, to);
     if (to > 0) time(s, id);
@@ -174,11 +189,83 @@ class TiresiasQueues {
 
   // rigid_fill in priority order (queue, then order inside it).
   void fill(Decision& d, const Snapshot& s) {
-    const std::vector<int> served = rigid_fill_by_size(by_size_, s.total_gpus);
-    for (int id : released_holders(holders_, served))
-      set(d, s, id, false);
+    // The holders' list, without finished jobs, in priority order (the last fill's order but for holders that
+    // changed queue or started when every job fitted: by insertion when they are few).
+    std::size_t live = 0;
+    for (int id : run_)
+      if (jobs_[static_cast<std::size_t>(id)].active && jobs_[static_cast<std::size_t>(id)].held > 0) run_[live++] = id;
+    run_.resize(live);
+    if (run_unsorted_ > 8) {
+      std::sort(run_.begin(), run_.end(), [&](int a, int b) { return before(a, b); });
+    } else if (run_unsorted_ > 0) {
+      for (std::size_t i = 1; i < run_.size(); ++i) {
+        const int x = run_[i];
+        std::size_t k = i;
+        for (; k > 0 && before(x, run_[k - 1]); --k)
+          run_[k] = run_[k - 1];
+        run_[k] = x;
+      }
+    }
+    run_unsorted_ = 0;
+    ++fills_;
+    struct Cursor {
+      int size;
+      std::set<Key>::const_iterator at, end;
+    };
+    std::vector<Cursor> cursors;
+    for (const auto& [size, keys] : by_size_)
+      cursors.push_back({size, keys.begin(), keys.end()});  // by increasing size
+    std::vector<int> served;
+    std::size_t r = 0;
+    int free = s.total_gpus;
+    // The best waiting head among the sizes that fit, recomputed only when a waiting job is taken or the GPUs left
+    // fall below its size.
+    Cursor* best = nullptr;
+    bool stale = true;
+    while (free > 0) {
+      while (r < run_.size() && jobs_[static_cast<std::size_t>(run_[r])].size > free)
+        ++r;  // too large for what is left: not served
+      if (stale || (best != nullptr && best->size > free)) {
+        best = nullptr;
+        for (Cursor& c : cursors) {
+          if (c.size > free) break;  // sizes increase: no later set fits either
+          if (c.at != c.end && (best == nullptr || *c.at < *best->at)) best = &c;
+        }
+        stale = false;
+      }
+      int id = -1;
+      if (r < run_.size() && (best == nullptr || before(run_[r], std::get<2>(*best->at)))) {
+        id = run_[r++];
+      } else if (best != nullptr) {
+        id = std::get<2>(*best->at);
+        ++best->at;
+        stale = true;
+      } else {
+        break;
+      }
+      served.push_back(id);
+      jobs_[static_cast<std::size_t>(id)].served = fills_;
+      free -= jobs_[static_cast<std::size_t>(id)].size;
+    }
+    // Holders not served release their GPUs (back to the waiting sets), then the waiting jobs served start, in id
+    // order (as decide's changes are applied).
+    std::vector<int> released;
+    for (int id : run_)
+      if (jobs_[static_cast<std::size_t>(id)].served != fills_) released.push_back(id);
+    std::vector<int> started;
     for (int id : served)
+      if (jobs_[static_cast<std::size_t>(id)].held == 0) started.push_back(id);
+    std::sort(released.begin(), released.end());
+    std::sort(started.begin(), started.end());
+    for (int id : released) {
+      set(d, s, id, false);
+      key(id);
+    }
+    for (int id : started) {
+      unkey(id);
       set(d, s, id, true);
+    }
+    run_ = std::move(served);
   }
 
   // decide's wake-up: the earliest crossing among holders, recomputed exactly for those near the earliest.
@@ -197,7 +284,9 @@ class TiresiasQueues {
   std::vector<Job> jobs_;                      // by id
   std::map<int, std::set<Key>> by_size_;       // rigid size -> active jobs in priority order
   std::set<std::pair<double, int>> crossing_;  // holders below the last queue, by crossing time
-  std::set<int> holders_;
+  std::vector<int> run_;                       // the jobs holding GPUs, in priority order (finished ones skipped)
+  std::size_t run_unsorted_ = 0;               // holders out of their place in run_ (sorted at the next fill)
+  std::uint64_t fills_ = 0;
   long sum_sizes_ = 0;
   bool all_served_ = false;
   std::uint64_t next_entry_ = 0;
