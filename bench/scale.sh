@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/scale.sh — the scale study of docs/performance.md: CPU seconds and peak RSS of one `ringsched simulate` run per
 # (config, strategy), one thread, outputs discarded. Usage: bench/scale.sh [BUILD_DIR] [CONFIG.json:strategy ...]
-# With no pairs it times the targets of issue 13 (bench/scale/*.json). Prints a Markdown table; a run over
-# RINGSCHED_SCALE_LIMIT_S (default 120) CPU seconds is killed and reported as "> limit".
+# With no pairs it times the targets of issues 13 and 23 (bench/scale/*.json: every strategy on the tiled Pollux
+# trace, the 1.07 M-job Philly trace at load 0.95, `pollux` on 2,048 GPUs, Gavel's policies at 10x scale). Prints a
+# Markdown table; a run over RINGSCHED_SCALE_LIMIT_S (default 120) CPU seconds is killed and reported as "> limit".
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 build="${1:-$here/../build}"
@@ -16,7 +17,11 @@ if [[ ${#pairs[@]} -eq 0 ]]; then
   for s in eight precompute optimus tiresias srtf fifo afs; do pairs+=("philly-80k-256.json:$s"); done
   for s in eight precompute optimus tiresias; do pairs+=("philly-80k-2048.json:$s"); done
   for s in eight precompute tiresias; do pairs+=("philly-1m-16384.json:$s"); done
-  pairs+=("optimal-10k-1024.json:optimal")
+  for s in eight fifo srtf precompute optimus tiresias; do pairs+=("philly-1m-2048.json:$s"); done
+  pairs+=("optimal-10k-1024.json:optimal" "pollux-32x-2048.json:pollux")
+  for s in gavel_fifo gavel_fifo_perf max_min_fairness max_min_fairness_perf finish_time_fairness_perf; do
+    pairs+=("gavel-10x.json:$s")
+  done
 fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
