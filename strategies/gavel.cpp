@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <stdexcept>
+#include <unordered_map>
 
 #include <boost/random/uniform_int_distribution.hpp>
 
@@ -28,6 +29,9 @@ struct JobState {
   double cumulative_isolated = 0.0;
   double remaining_prev = -1.0;
   double isolated_prev = 0.0;
+  std::vector<double> tput;  // believed throughput per pool at the job's scale factor
+  int scale_factor = 1;      // GPUs it runs on
+  bool tput_kept = false;    // `tput` holds for good (the belief never changes)
 };
 
 class GavelRound final : public Strategy {
@@ -43,8 +47,8 @@ class GavelRound final : public Strategy {
 
   Decision decide(const Snapshot& s) override {
     if (s.pools.empty()) throw std::logic_error(name_ + " needs a cluster with GPU pools (cluster.pools)");
-    fill_throughputs(s);
     account(s);
+    fill_throughputs(s);
     if (need_update_ && (s.now - last_reset_ >= reset_s_ || last_reset_ == 0.0)) reset(s);
     return schedule(s);
   }
@@ -57,17 +61,23 @@ class GavelRound final : public Strategy {
   [[nodiscard]] bool fifo() const { return policy_ == GavelPolicy::kFifo || policy_ == GavelPolicy::kFifoPerf; }
   [[nodiscard]] bool perf() const { return policy_ != GavelPolicy::kFifo && policy_ != GavelPolicy::kLas; }
 
-  // Each snapshot job's believed throughput on each pool at its scale factor, read once per decision (the round walks
-  // every job on every type).
+  // Each snapshot job's believed throughput on each pool at its scale factor (JobState::tput), read once per decision
+  // (the round walks every job on every type), or once for good when its belief never changes (Belief::fixed).
   void fill_throughputs(const Snapshot& s) {
-    tput_.assign(s.jobs.size(), std::vector<double>(s.pools.size(), 0.0));
+    const std::size_t n = s.pools.size();
     for (std::size_t i = 0; i < s.jobs.size(); ++i) {
       const JobView& j = s.jobs[i];
       if (j.belief == nullptr) throw std::logic_error("Gavel's policies plan with throughputs: give them beliefs");
-      const int sf = std::max(1, j.pub->requested_gpus);
-      for (std::size_t k = 0; k < s.pools.size(); ++k) {
-        const PoolInfo& p = s.pools[k];
-        tput_[i][k] = j.belief->throughput_on(p.gpu_type, sf, (sf + p.gpus_per_node - 1) / p.gpus_per_node);
+      JobState& st = *state_[i];
+      if (!st.tput_kept) {
+        const int sf = std::max(1, j.pub->requested_gpus);
+        st.scale_factor = sf;
+        st.tput.assign(n, 0.0);
+        for (std::size_t k = 0; k < n; ++k) {
+          const PoolInfo& p = s.pools[k];
+          st.tput[k] = j.belief->throughput_on(p.gpu_type, sf, (sf + p.gpus_per_node - 1) / p.gpus_per_node);
+        }
+        st.tput_kept = j.belief->fixed();
       }
     }
   }
@@ -82,12 +92,13 @@ class GavelRound final : public Strategy {
     ran_.clear();
     last_call_ = s.now;
     if (worker_time_.empty()) worker_time_.assign(s.pools.size(), 0.0);
-    for (const JobView& j : s.jobs) {
-      if (jobs_.count(j.pub->id) != 0) continue;
-      JobState st;
-      st.time_so_far.assign(s.pools.size(), round_s_ / 2.0);
-      st.deficit.assign(s.pools.size(), 0.0);
-      jobs_[j.pub->id] = st;
+    state_.resize(s.jobs.size());
+    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+      const auto [it, added] = jobs_.try_emplace(s.jobs[i].pub->id);
+      state_[i] = &it->second;
+      if (!added) continue;
+      it->second.time_so_far.assign(s.pools.size(), round_s_ / 2.0);
+      it->second.deficit.assign(s.pools.size(), 0.0);
       need_update_ = true;
     }
   }
@@ -121,7 +132,8 @@ class GavelRound final : public Strategy {
     GavelProblem p;
     for (const PoolInfo& pool : s.pools)
       p.workers.push_back(pool.gpus);
-    p.throughput = tput_;
+    for (std::size_t i = 0; i < s.jobs.size(); ++i)
+      p.throughput.push_back(tput(i));
     for (const JobView& j : s.jobs) {
       p.scale_factor.push_back(std::max(1, j.pub->requested_gpus));
       p.priority_weight.push_back(1.0);
@@ -136,7 +148,7 @@ class GavelRound final : public Strategy {
     const GavelAllocation a = max_min_fairness(p, perf());
     if (!a.optimal) unsolved(s, a.status);
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
-      jobs_[s.jobs[i].pub->id].alloc = a.x[i];
+      state_[i]->alloc = a.x[i];
   }
 
   // Finish-time fairness: remaining steps (the belief's remaining work: steps for the gavel catalog), time since
@@ -148,7 +160,7 @@ class GavelRound final : public Strategy {
     std::vector<double> remaining(s.jobs.size());
     std::vector<double> isolated_time(s.jobs.size());
     for (std::size_t i = 0; i < s.jobs.size(); ++i) {
-      JobState& st = jobs_[s.jobs[i].pub->id];
+      JobState& st = *state_[i];
       since[i] = s.now - s.jobs[i].pub->arrival;
       remaining[i] = believed_remaining(s.jobs[i]);
       if (st.remaining_prev >= 0.0 && st.isolated_prev > 0.0) {
@@ -162,7 +174,7 @@ class GavelRound final : public Strategy {
     ftf_last_ = a.optimal ? a.objective : 0.0;
     if (!a.optimal) unsolved(s, a.status);
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
-      jobs_[s.jobs[i].pub->id].alloc = a.x[i];
+      state_[i]->alloc = a.x[i];
   }
 
   // Makespan (min_total_duration.py): the remaining steps of every job finished as early as possible.
@@ -173,7 +185,7 @@ class GavelRound final : public Strategy {
     const GavelAllocation a = min_total_duration(problem(s), remaining);
     if (!a.optimal) unsolved(s, a.status);
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
-      jobs_[s.jobs[i].pub->id].alloc = a.x[i];
+      state_[i]->alloc = a.x[i];
   }
 
   // FIFO (fifo.py, FIFOPolicy.get_allocation). gavel_fifo (mode base) keeps each job's type once given; at the next
@@ -207,7 +219,7 @@ class GavelRound final : public Strategy {
       }
       if (head < queue.size()) {  // finished: its type to the queue's head if the head fits there
         const std::size_t h = queue[head];
-        if (sf(h) <= avail[k] && tput_[h][k] > 0.0) {
+        if (sf(h) <= avail[k] && tput(h)[k] > 0.0) {
           ++head;
           fifo_type_[s.jobs[h].pub->id] = k;
           avail[k] -= sf(h);
@@ -235,14 +247,14 @@ class GavelRound final : public Strategy {
       } else {
         double best = -1.0;
         for (std::size_t c = 0; c < cands.size(); ++c) {
-          if (tput_[j][types[cands[c]]] > best) {
-            best = tput_[j][types[cands[c]]];
+          if (tput(j)[types[cands[c]]] > best) {
+            best = tput(j)[types[cands[c]]];
             pick = c;
           }
         }
         k = types[cands[pick]];
       }
-      if (!(tput_[j][k] > 0.0)) continue;
+      if (!(tput(j)[k] > 0.0)) continue;
       fifo_type_[s.jobs[j].pub->id] = k;
       avail[k] -= sf(j);
       if (avail[k] == 0) types.erase(types.begin() + static_cast<std::ptrdiff_t>(cands[pick]));
@@ -250,10 +262,18 @@ class GavelRound final : public Strategy {
     for (std::size_t i = 0; i < s.jobs.size(); ++i) {
       std::vector<double> a(avail.size(), 0.0);
       if (auto it = fifo_type_.find(s.jobs[i].pub->id); it != fifo_type_.end()) a[it->second] = 1.0;
-      jobs_[s.jobs[i].pub->id].alloc = a;
+      state_[i]->alloc = a;
     }
   }
 
+  // Snapshot job i's believed throughput per pool (fill_throughputs).
+  [[nodiscard]] const std::vector<double>& tput(std::size_t i) const { return state_[i]->tput; }
+
+  // One job in the queue of a type (schedule).
+  struct Entry {
+    std::size_t job;
+    double priority, deficit, alloc;
+  };
   Decision schedule(const Snapshot& s);
 
   // A solver failure: the round and the jobs in the program, for the user to reproduce it.
@@ -277,8 +297,10 @@ class GavelRound final : public Strategy {
   std::map<int, std::size_t> fifo_type_;  // FIFO: each allocated job's pool (finished ones until the next allocation)
   GavelWarmStart warm_;                   // max-min: the last program's basis by job
   double ftf_last_ = 0.0;                 // finish-time fairness: the last optimum, bracketed first next time
-  std::map<int, JobState> jobs_;
-  std::vector<std::vector<double>> tput_;  // this decision's throughputs: snapshot job x pool
+  std::unordered_map<int, JobState> jobs_;
+  std::vector<JobState*> state_;            // this decision's snapshot jobs' states (into jobs_), in snapshot order
+  std::vector<std::vector<Entry>> queues_;  // schedule's heap per pool (kept for its capacity)
+  std::vector<std::vector<std::size_t>> zeros_;  // schedule's jobs with keys (0, 0, 0) per pool, in snapshot order
   std::vector<double> worker_time_;
   std::vector<std::pair<int, std::size_t>> ran_;  // (job, pool) dispatched in the round that is running
   double last_call_ = 0.0;
@@ -288,7 +310,11 @@ class GavelRound final : public Strategy {
 
 // _schedule_jobs_on_workers: priorities (allocation / share of the type's time received), one queue per type sorted
 // by (priority, deficit, allocation), the queues in type order (shuffled each round unless the policy is a perf one),
-// walked once; a job with no allocation still takes GPUs it then does not use (Gavel's quirk).
+// walked once; a job with no allocation still takes GPUs it then does not use (Gavel's quirk). Each queue is walked
+// in that order (ties: snapshot order, as a stable sort leaves them) only until its type is full: the rest could take
+// nothing. Jobs that could take nothing on a type whatever is left (no throughput there; under FIFO no priority) are
+// left out of its queue; those whose three keys are all 0 (no allocation there, no deficit: most of them) need no
+// sorting: they come in snapshot order after every job ahead of (0, 0, 0) and before the rest, which a heap orders.
 Decision GavelRound::schedule(const Snapshot& s) {
   const std::size_t n = s.pools.size();
   std::vector<std::size_t> order(n);
@@ -300,39 +326,65 @@ Decision GavelRound::schedule(const Snapshot& s) {
       std::swap(order[k - 1], order[pick(shuffle_)]);
     }
   }
-  struct Entry {
-    std::size_t job;
-    double priority, deficit, alloc;
-  };
   std::vector<int> left = pool_gpus(s);
-  Decision d = empty_decision(s);
-  std::vector<bool> taken(s.jobs.size(), false);
-  for (std::size_t k : order) {
-    std::vector<Entry> queue;
-    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
-      const JobState& st = jobs_.at(s.jobs[i].pub->id);
+  queues_.resize(n);
+  zeros_.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    queues_[k].clear();
+    zeros_[k].clear();
+  }
+  for (std::size_t i = 0; i < s.jobs.size(); ++i) {  // one pass over the jobs, every type's queue
+    const JobState& st = *state_[i];
+    for (std::size_t k = 0; k < n; ++k) {
+      if (left[k] <= 0 || st.tput[k] <= 0.0) continue;
       const double a = st.alloc.empty() ? 0.0 : st.alloc[k];
       const double fraction = worker_time_[k] > 0.0 ? st.time_so_far[k] / worker_time_[k] : 0.0;
       double priority = 0.0;
-      if (a > 0.0 && tput_[i][k] > 0.0) priority = fraction > 0.0 ? a / fraction : a * 1e9;
-      queue.push_back({i, priority, st.deficit[k], a});
+      if (a > 0.0 && st.tput[k] > 0.0) priority = fraction > 0.0 ? a / fraction : a * 1e9;
+      if (fifo() && priority <= 0.0) continue;
+      if (priority == 0.0 && st.deficit[k] == 0.0 && a == 0.0) {
+        zeros_[k].push_back(i);
+      } else {
+        queues_[k].push_back({i, priority, st.deficit[k], a});
+      }
     }
-    std::stable_sort(queue.begin(), queue.end(), [](const Entry& x, const Entry& y) {
-      if (x.priority != y.priority) return x.priority > y.priority;
-      if (x.deficit != y.deficit) return x.deficit > y.deficit;
-      return x.alloc > y.alloc;
-    });
-    for (const Entry& e : queue) {
-      const JobView& j = s.jobs[e.job];
-      const int sf = std::max(1, j.pub->requested_gpus);
-      if (taken[e.job] || sf > left[k] || tput_[e.job][k] <= 0.0 || (fifo() && e.priority <= 0.0)) continue;
+  }
+  // x after y in the queue: the heap's order, so that its top is the queue's head.
+  const auto after = [](const Entry& x, const Entry& y) {
+    if (x.priority != y.priority) return x.priority < y.priority;
+    if (x.deficit != y.deficit) return x.deficit < y.deficit;
+    if (x.alloc != y.alloc) return x.alloc < y.alloc;
+    return x.job > y.job;
+  };
+  const Entry zero{0, 0.0, 0.0, 0.0};  // the keys of every job in zeros_ (no job in the heap has all three)
+  Decision d = empty_decision(s);
+  std::vector<char> taken(s.jobs.size(), 0);
+  for (std::size_t k : order) {
+    const auto take = [&](std::size_t i) {
+      if (taken[i] != 0) return;
+      const int sf = state_[i]->scale_factor;
+      if (sf > left[k]) return;
       left[k] -= sf;
-      taken[e.job] = true;
-      if (jobs_.at(j.pub->id).alloc.empty()) continue;  // holds the GPUs this round without running
-      d.gpus[e.job] = sf;
-      d.pools[e.job] = static_cast<int>(k);
-      ran_.emplace_back(j.pub->id, k);
-    }
+      taken[i] = 1;
+      if (state_[i]->alloc.empty()) return;  // holds the GPUs this round without running
+      d.gpus[i] = sf;
+      d.pools[i] = static_cast<int>(k);
+      ran_.emplace_back(s.jobs[i].pub->id, k);
+    };
+    std::vector<Entry>& heap = queues_[k];
+    std::make_heap(heap.begin(), heap.end(), after);
+    const auto pop = [&] {
+      std::pop_heap(heap.begin(), heap.end(), after);
+      const std::size_t i = heap.back().job;
+      heap.pop_back();
+      take(i);
+    };
+    while (!heap.empty() && left[k] > 0 && after(zero, heap.front()))
+      pop();
+    for (std::size_t z = 0; z < zeros_[k].size() && left[k] > 0; ++z)
+      take(zeros_[k][z]);
+    while (!heap.empty() && left[k] > 0)
+      pop();
   }
   return d;
 }
