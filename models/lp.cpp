@@ -47,8 +47,33 @@ void load(ClpSimplex& model, const std::vector<int>& rows_of, const std::vector<
           const std::vector<double>& values, int rows, int variables, const std::vector<double>& lower,
           const std::vector<double>& upper, const std::vector<double>& objective, const std::vector<double>& row_lower,
           const std::vector<double>& row_upper, bool maximise) {
-  CoinPackedMatrix matrix(true, rows_of.data(), cols_of.data(), values.data(),
-                          static_cast<CoinBigIndex>(values.size()));
+  // Column by column, each column's rows in the order the rows were added (ascending), explicit zeros left out: what
+  // CoinPackedMatrix's triplet constructor builds from these triplets, without its sort. A row naming a variable
+  // twice (which that constructor would handle its own way) goes through it instead.
+  std::vector<CoinBigIndex> start(static_cast<std::size_t>(variables) + 1, 0);
+  for (std::size_t e = 0; e < values.size(); ++e)
+    if (values[e] != 0.0) ++start[static_cast<std::size_t>(cols_of[e]) + 1];
+  for (std::size_t c = 0; c < static_cast<std::size_t>(variables); ++c)
+    start[c + 1] += start[c];
+  std::vector<int> index(static_cast<std::size_t>(start.back()));
+  std::vector<double> element(index.size());
+  std::vector<CoinBigIndex> next(start.begin(), start.end() - 1);
+  bool repeated = false;
+  for (std::size_t e = 0; e < values.size(); ++e) {
+    if (values[e] == 0.0) continue;
+    const auto c = static_cast<std::size_t>(cols_of[e]);
+    const auto at = static_cast<std::size_t>(next[c]++);
+    repeated = repeated || (at > static_cast<std::size_t>(start[c]) && index[at - 1] == rows_of[e]);
+    index[at] = rows_of[e];
+    element[at] = values[e];
+  }
+  std::vector<int> length(static_cast<std::size_t>(variables));
+  for (std::size_t c = 0; c < length.size(); ++c)
+    length[c] = static_cast<int>(start[c + 1] - start[c]);
+  CoinPackedMatrix matrix = repeated ? CoinPackedMatrix(true, rows_of.data(), cols_of.data(), values.data(),
+                                                        static_cast<CoinBigIndex>(values.size()))
+                                     : CoinPackedMatrix(true, rows, variables, start.back(), element.data(),
+                                                        index.data(), start.data(), length.data());
   matrix.setDimensions(rows, variables);
   model.setLogLevel(0);
   model.loadProblem(matrix, lower.data(), upper.data(), objective.data(), row_lower.data(), row_upper.data());

@@ -298,9 +298,9 @@ class GavelRound final : public Strategy {
   GavelWarmStart warm_;                   // max-min: the last program's basis by job
   double ftf_last_ = 0.0;                 // finish-time fairness: the last optimum, bracketed first next time
   std::unordered_map<int, JobState> jobs_;
-  std::vector<JobState*> state_;            // this decision's snapshot jobs' states (into jobs_), in snapshot order
-  std::vector<std::vector<Entry>> queues_;  // schedule's heap per pool (kept for its capacity)
-  std::vector<std::vector<std::size_t>> zeros_;  // schedule's jobs with keys (0, 0, 0) per pool, in snapshot order
+  std::vector<JobState*> state_;    // this decision's snapshot jobs' states (into jobs_), in snapshot order
+  std::vector<Entry> queue_;        // schedule's heap of a type's queue (kept for its capacity)
+  std::vector<std::size_t> zeros_;  // schedule's jobs with keys (0, 0, 0) on that type, in snapshot order
   std::vector<double> worker_time_;
   std::vector<std::pair<int, std::size_t>> ran_;  // (job, pool) dispatched in the round that is running
   double last_call_ = 0.0;
@@ -327,28 +327,6 @@ Decision GavelRound::schedule(const Snapshot& s) {
     }
   }
   std::vector<int> left = pool_gpus(s);
-  queues_.resize(n);
-  zeros_.resize(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    queues_[k].clear();
-    zeros_[k].clear();
-  }
-  for (std::size_t i = 0; i < s.jobs.size(); ++i) {  // one pass over the jobs, every type's queue
-    const JobState& st = *state_[i];
-    for (std::size_t k = 0; k < n; ++k) {
-      if (left[k] <= 0 || st.tput[k] <= 0.0) continue;
-      const double a = st.alloc.empty() ? 0.0 : st.alloc[k];
-      const double fraction = worker_time_[k] > 0.0 ? st.time_so_far[k] / worker_time_[k] : 0.0;
-      double priority = 0.0;
-      if (a > 0.0 && st.tput[k] > 0.0) priority = fraction > 0.0 ? a / fraction : a * 1e9;
-      if (fifo() && priority <= 0.0) continue;
-      if (priority == 0.0 && st.deficit[k] == 0.0 && a == 0.0) {
-        zeros_[k].push_back(i);
-      } else {
-        queues_[k].push_back({i, priority, st.deficit[k], a});
-      }
-    }
-  }
   // x after y in the queue: the heap's order, so that its top is the queue's head.
   const auto after = [](const Entry& x, const Entry& y) {
     if (x.priority != y.priority) return x.priority < y.priority;
@@ -359,9 +337,29 @@ Decision GavelRound::schedule(const Snapshot& s) {
   const Entry zero{0, 0.0, 0.0, 0.0};  // the keys of every job in zeros_ (no job in the heap has all three)
   Decision d = empty_decision(s);
   std::vector<char> taken(s.jobs.size(), 0);
+  std::vector<Entry>& heap = queue_;
   for (std::size_t k : order) {
+    if (left[k] <= 0) continue;
+    heap.clear();
+    zeros_.clear();
+    long demand = 0;                                   // GPUs the queue's jobs ask for together
+    for (std::size_t i = 0; i < s.jobs.size(); ++i) {  // the jobs not yet taken (on a type earlier in the order)
+      if (taken[i] != 0) continue;
+      const JobState& st = *state_[i];
+      if (st.tput[k] <= 0.0) continue;
+      const double a = st.alloc.empty() ? 0.0 : st.alloc[k];
+      const double fraction = worker_time_[k] > 0.0 ? st.time_so_far[k] / worker_time_[k] : 0.0;
+      double priority = 0.0;
+      if (a > 0.0 && st.tput[k] > 0.0) priority = fraction > 0.0 ? a / fraction : a * 1e9;
+      if (fifo() && priority <= 0.0) continue;
+      demand += st.scale_factor;
+      if (priority == 0.0 && st.deficit[k] == 0.0 && a == 0.0) {
+        zeros_.push_back(i);
+      } else {
+        heap.push_back({i, priority, st.deficit[k], a});
+      }
+    }
     const auto take = [&](std::size_t i) {
-      if (taken[i] != 0) return;
       const int sf = state_[i]->scale_factor;
       if (sf > left[k]) return;
       left[k] -= sf;
@@ -371,7 +369,13 @@ Decision GavelRound::schedule(const Snapshot& s) {
       d.pools[i] = static_cast<int>(k);
       ran_.emplace_back(s.jobs[i].pub->id, k);
     };
-    std::vector<Entry>& heap = queues_[k];
+    if (demand <= left[k]) {  // every job in the queue fits: the order changes nothing, each takes its GPUs
+      for (const Entry& e : heap)
+        take(e.job);
+      for (std::size_t i : zeros_)
+        take(i);
+      continue;
+    }
     std::make_heap(heap.begin(), heap.end(), after);
     const auto pop = [&] {
       std::pop_heap(heap.begin(), heap.end(), after);
@@ -381,8 +385,8 @@ Decision GavelRound::schedule(const Snapshot& s) {
     };
     while (!heap.empty() && left[k] > 0 && after(zero, heap.front()))
       pop();
-    for (std::size_t z = 0; z < zeros_[k].size() && left[k] > 0; ++z)
-      take(zeros_[k][z]);
+    for (std::size_t z = 0; z < zeros_.size() && left[k] > 0; ++z)
+      take(zeros_[z]);
     while (!heap.empty() && left[k] > 0)
       pop();
   }

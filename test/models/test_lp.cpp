@@ -96,3 +96,19 @@ TEST_CASE("models::LpSession: re-solves after row bounds change, through infeasi
   CHECK_THROWS_AS(session.set_row_bounds(2, 0.0, 1.0), std::invalid_argument);
   CHECK_THROWS_AS(session.set_row_bounds(row, std::nan(""), 1.0), std::invalid_argument);
 }
+
+TEST_CASE("models::LinearProgram: a variable named twice in a row counts twice, zero coefficients are no entries",
+          "[models][lp]") {
+  // maximise x + y s.t. x + x + 0 y <= 4, 0 x + y <= 3: x = 2, y = 3.
+  LinearProgram lp;
+  const int x = lp.add_variable(0.0, kLpInfinity, 1.0);
+  const int y = lp.add_variable(0.0, kLpInfinity, 1.0);
+  lp.add_row({{x, 1.0}, {x, 1.0}, {y, 0.0}}, -kLpInfinity, 4.0);
+  lp.add_row({{x, 0.0}, {y, 1.0}}, -kLpInfinity, 3.0);
+  lp.maximise();
+  const LpSolution s = lp.solve();
+  REQUIRE(s.optimal);
+  CHECK(s.x[0] == Approx(2.0));
+  CHECK(s.x[1] == Approx(3.0));
+  CHECK(s.objective == Approx(5.0));
+}
