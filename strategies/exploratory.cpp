@@ -93,23 +93,7 @@ class Exploratory final : public Strategy {
     // 1. Phase ends: measure, move on, fit after the last width.
     for (const auto& j : s.jobs) {
       auto& st = state_[j.pub->id];
-      if (st.phase >= 0 && st.phase < n && st.phase_end <= s.now + eps) {
-        const int w = j.gpus;
-        const double thr = s.probe->measure_throughput(j.pub->id, sigma_);
-        if (w > 0 && thr > 0.0) {
-          const double m = j.pub->cls.batch_mode == BatchMode::kFixedGlobal
-                               ? j.pub->cls.batch_size
-                               : j.pub->cls.batch_size * static_cast<double>(w);
-          st.points.push_back({w, packed_nodes(w, s.gpus_per_node), m, m / thr});
-        }
-        ++st.phase;
-        st.phase_end = s.now + phase_s_;
-        if (st.phase == n) {
-          models::Eq5Coeffs c;
-          if (!st.points.empty()) c = models::fit_eq5(st.points, j.pub->cls.model_size_mparams).coeffs;
-          st.fitted = std::make_unique<ExploredBelief>(c, *j.pub);
-        }
-      }
+      if (st.phase >= 0 && st.phase < n && st.phase_end <= s.now + eps) end_phase(st, j, s);
     }
     // 2. Allocation: exploring jobs first (arrival order), then doubling over explored jobs.
     Decision d;
@@ -165,6 +149,25 @@ class Exploratory final : public Strategy {
   }
 
  private:
+  // A phase ends: the job's speed at its GPUs is measured, and after the last phase Eq. 5 is fitted to what it
+  // measured.
+  void end_phase(ExploreState& st, const JobView& j, const Snapshot& s) const {
+    const int w = j.gpus;
+    const double thr = s.probe->measure_throughput(j.pub->id, sigma_);
+    if (w > 0 && thr > 0.0) {
+      const double m = j.pub->cls.batch_mode == BatchMode::kFixedGlobal
+                           ? j.pub->cls.batch_size
+                           : j.pub->cls.batch_size * static_cast<double>(w);
+      st.points.push_back({w, packed_nodes(w, s.gpus_per_node), m, m / thr});
+    }
+    ++st.phase;
+    st.phase_end = s.now + phase_s_;
+    if (st.phase == static_cast<int>(widths_.size())) {
+      models::Eq5Coeffs c;
+      if (!st.points.empty()) c = models::fit_eq5(st.points, j.pub->cls.model_size_mparams).coeffs;
+      st.fitted = std::make_unique<ExploredBelief>(c, *j.pub);
+    }
+  }
   int phase_width(const JobPublic& p, int phase) const {
     return std::clamp(widths_[static_cast<std::size_t>(phase)], p.cls.min_gpus, p.cls.max_gpus);
   }
@@ -245,20 +248,8 @@ Decision Exploratory::decide_changes(const Snapshot& s) {
     ExploreState& e = st(id);
     exploring_.erase({e.phase_end, id});
     const JobView& j = s.views->view(id);
-    const int w = j.gpus;
-    const double thr = s.probe->measure_throughput(id, sigma_);
-    if (w > 0 && thr > 0.0) {
-      const double m = j.pub->cls.batch_mode == BatchMode::kFixedGlobal
-                           ? j.pub->cls.batch_size
-                           : j.pub->cls.batch_size * static_cast<double>(w);
-      e.points.push_back({w, packed_nodes(w, s.gpus_per_node), m, m / thr});
-    }
-    ++e.phase;
-    e.phase_end = s.now + phase_s_;
+    end_phase(e, j, s);
     if (e.phase == n) {
-      models::Eq5Coeffs c;
-      if (!e.points.empty()) c = models::fit_eq5(e.points, j.pub->cls.model_size_mparams).coeffs;
-      e.fitted = std::make_unique<ExploredBelief>(c, *j.pub);
       e.fitted->set_work_source(j.belief);
       add_reserve(id, -reserve_of_[static_cast<std::size_t>(id)]);
       newly_explored_.push_back(id);

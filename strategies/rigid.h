@@ -97,41 +97,52 @@ Decision fcfs_fill_typed(const Snapshot& s, SizeFn size, bool backfill) {
   return d;
 }
 
-// rigid_fill over jobs kept in one priority-ordered set per rigid size (incremental tiresias and srtf; `Key` is a
-// tuple whose last element is the job id): the first job in priority order among the sizes that still fit, repeatedly,
-// so only the jobs served are visited. Returns their ids sorted. The same jobs as rigid_fill in that priority order
-// (a job skipped once never fits later: free GPUs only shrink).
-template <class Key>
-std::vector<int> rigid_fill_by_size(const std::map<int, std::set<Key>>& by_size, int free) {
+// rigid_fill in priority order when the jobs holding GPUs are kept apart (incremental srtf and tiresias): `run` holds
+// them in priority order, `by_size` the waiting jobs (one priority-ordered set per rigid size; `Key`'s last element
+// is the job id); `before(a, b)` is the priority order between two job ids, `size_of` a job's rigid size. Returns the
+// jobs served, in priority order. The best waiting head among the sizes that still fit is recomputed only when a
+// waiting job is taken or the GPUs left fall below its size, so holders (most of what is served) cost one comparison
+// each; a job too large for the GPUs left is skipped for good (free GPUs only shrink).
+template <class Key, class SizeOf, class Before>
+std::vector<int> merge_fill(const std::vector<int>& run, const std::map<int, std::set<Key>>& by_size, int free,
+                            SizeOf size_of, Before before) {
   struct Cursor {
     int size;
     typename std::set<Key>::const_iterator at, end;
   };
+  constexpr std::size_t kId = std::tuple_size_v<Key> - 1;
   std::vector<Cursor> cursors;
   for (const auto& [size, keys] : by_size)
     cursors.push_back({size, keys.begin(), keys.end()});  // by increasing size
   std::vector<int> served;
+  std::size_t r = 0;
+  Cursor* best = nullptr;
+  bool stale = true;
   while (free > 0) {
-    Cursor* best = nullptr;
-    for (Cursor& c : cursors) {
-      if (c.size > free) break;  // sizes increase: no later set fits either
-      if (c.at != c.end && (best == nullptr || *c.at < *best->at)) best = &c;
+    while (r < run.size() && size_of(run[r]) > free)
+      ++r;  // too large for what is left: not served
+    if (stale || (best != nullptr && best->size > free)) {
+      best = nullptr;
+      for (Cursor& c : cursors) {
+        if (c.size > free) break;  // sizes increase: no later set fits either
+        if (c.at != c.end && (best == nullptr || *c.at < *best->at)) best = &c;
+      }
+      stale = false;
     }
-    if (best == nullptr) break;
-    served.push_back(std::get<std::tuple_size_v<Key> - 1>(*best->at));
-    free -= best->size;
-    ++best->at;
+    int id = -1;
+    if (r < run.size() && (best == nullptr || before(run[r], std::get<kId>(*best->at)))) {
+      id = run[r++];
+    } else if (best != nullptr) {
+      id = std::get<kId>(*best->at);
+      ++best->at;
+      stale = true;
+    } else {
+      break;
+    }
+    served.push_back(id);
+    free -= size_of(id);
   }
-  std::sort(served.begin(), served.end());
   return served;
-}
-
-// The jobs in `holders` missing from `served` (sorted): those a fill releases.
-inline std::vector<int> released_holders(const std::set<int>& holders, const std::vector<int>& served) {
-  std::vector<int> released;
-  for (int id : holders)
-    if (!std::binary_search(served.begin(), served.end(), id)) released.push_back(id);
-  return released;
 }
 
 // fcfs_fill kept incrementally (Strategy::decide_changes): waiting jobs in one arrival-ordered queue per GPU count,

@@ -170,45 +170,10 @@ class SrtfQueues {
   // rigid_fill in (remaining, id) order over the holders' list and the waiting sets.
   void fill(Decision& d, const Snapshot& s) {
     ++fills_;
-    struct Cursor {
-      int size;
-      std::set<Key>::const_iterator at, end;
-    };
-    std::vector<Cursor> cursors;
-    for (const auto& [size, keys] : by_size_)
-      cursors.push_back({size, keys.begin(), keys.end()});  // by increasing size
-    std::vector<int> served;
-    std::size_t r = 0;
-    int free = s.total_gpus;
-    // The best waiting head among the sizes that fit: recomputed only when a waiting job is taken or the GPUs left
-    // fall below its size (holders, most of what is served, cost one comparison each).
-    Cursor* best = nullptr;
-    bool stale = true;
-    while (free > 0) {
-      while (r < run_.size() && job(run_[r]).size > free)
-        ++r;  // too large for what is left: not served
-      if (stale || (best != nullptr && best->size > free)) {
-        best = nullptr;
-        for (Cursor& c : cursors) {
-          if (c.size > free) break;  // sizes increase: no later set fits either
-          if (c.at != c.end && (best == nullptr || *c.at < *best->at)) best = &c;
-        }
-        stale = false;
-      }
-      int id = -1;
-      if (r < run_.size() && (best == nullptr || before(run_[r], std::get<1>(*best->at)))) {
-        id = run_[r++];
-      } else if (best != nullptr) {
-        id = std::get<1>(*best->at);
-        ++best->at;
-        stale = true;
-      } else {
-        break;
-      }
-      served.push_back(id);
+    std::vector<int> served = merge_fill(
+        run_, by_size_, s.total_gpus, [&](int id) { return job(id).size; }, [&](int a, int b) { return before(a, b); });
+    for (int id : served)
       job(id).served = fills_;
-      free -= job(id).size;
-    }
     // Holders not served release their GPUs (back to the waiting sets), then the waiting jobs served start.
     for (int id : run_) {
       Job& j = job(id);

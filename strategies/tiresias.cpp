@@ -208,45 +208,11 @@ class TiresiasQueues {
     }
     run_unsorted_ = 0;
     ++fills_;
-    struct Cursor {
-      int size;
-      std::set<Key>::const_iterator at, end;
-    };
-    std::vector<Cursor> cursors;
-    for (const auto& [size, keys] : by_size_)
-      cursors.push_back({size, keys.begin(), keys.end()});  // by increasing size
-    std::vector<int> served;
-    std::size_t r = 0;
-    int free = s.total_gpus;
-    // The best waiting head among the sizes that fit, recomputed only when a waiting job is taken or the GPUs left
-    // fall below its size.
-    Cursor* best = nullptr;
-    bool stale = true;
-    while (free > 0) {
-      while (r < run_.size() && jobs_[static_cast<std::size_t>(run_[r])].size > free)
-        ++r;  // too large for what is left: not served
-      if (stale || (best != nullptr && best->size > free)) {
-        best = nullptr;
-        for (Cursor& c : cursors) {
-          if (c.size > free) break;  // sizes increase: no later set fits either
-          if (c.at != c.end && (best == nullptr || *c.at < *best->at)) best = &c;
-        }
-        stale = false;
-      }
-      int id = -1;
-      if (r < run_.size() && (best == nullptr || before(run_[r], std::get<2>(*best->at)))) {
-        id = run_[r++];
-      } else if (best != nullptr) {
-        id = std::get<2>(*best->at);
-        ++best->at;
-        stale = true;
-      } else {
-        break;
-      }
-      served.push_back(id);
+    std::vector<int> served = merge_fill(
+        run_, by_size_, s.total_gpus, [&](int id) { return jobs_[static_cast<std::size_t>(id)].size; },
+        [&](int a, int b) { return before(a, b); });
+    for (int id : served)
       jobs_[static_cast<std::size_t>(id)].served = fills_;
-      free -= jobs_[static_cast<std::size_t>(id)].size;
-    }
     // Holders not served release their GPUs (back to the waiting sets), then the waiting jobs served start, in id
     // order (as decide's changes are applied).
     std::vector<int> released;
