@@ -126,7 +126,8 @@ LpSolution run_dual(ClpSimplex& model, int variables) {
 
 LpSolution LinearProgram::solve() const {
   try {
-    ClpSimplex model;
+    static thread_local const ClpSimplex blank;
+    ClpSimplex model(blank);
     load(model, term_row_, term_col_, term_value_, rows(), variables(), lower_, upper_, objective_, row_lower_,
          row_upper_, maximise_);
     set_basis(model, start_, rows(), variables());

@@ -31,7 +31,8 @@ struct JobState {
   double isolated_prev = 0.0;
   std::vector<double> tput;  // believed throughput per pool at the job's scale factor
   int scale_factor = 1;      // GPUs it runs on
-  bool tput_kept = false;    // `tput` holds for good (the belief never changes)
+  int id = 0;
+  bool tput_kept = false;  // `tput` holds for good (the belief never changes)
 };
 
 class GavelRound final : public Strategy {
@@ -97,6 +98,7 @@ class GavelRound final : public Strategy {
       const auto [it, added] = jobs_.try_emplace(s.jobs[i].pub->id);
       state_[i] = &it->second;
       if (!added) continue;
+      it->second.id = s.jobs[i].pub->id;
       it->second.time_so_far.assign(s.pools.size(), round_s_ / 2.0);
       it->second.deficit.assign(s.pools.size(), 0.0);
       need_update_ = true;
@@ -299,7 +301,12 @@ class GavelRound final : public Strategy {
   double ftf_last_ = 0.0;                 // finish-time fairness: the last optimum, bracketed first next time
   std::unordered_map<int, JobState> jobs_;
   std::vector<JobState*> state_;    // this decision's snapshot jobs' states (into jobs_), in snapshot order
-  std::vector<Entry> queue_;        // schedule's heap of a type's queue (kept for its capacity)
+  std::vector<Entry> keys_;         // schedule's keys per job and type (kept for their capacity)
+  std::vector<char> eligible_;      // schedule: whether the job may take GPUs of the type at all
+  std::vector<int> sf_;             // schedule: each job's GPUs
+  std::vector<int> ids_;            // schedule: each job's id
+  std::vector<char> runs_;          // schedule: whether the job has an allocation (else it holds GPUs idle)
+  std::vector<Entry> queue_;        // schedule's heap of a type's queue
   std::vector<std::size_t> zeros_;  // schedule's jobs with keys (0, 0, 0) on that type, in snapshot order
   std::vector<double> worker_time_;
   std::vector<std::pair<int, std::size_t>> ran_;  // (job, pool) dispatched in the round that is running
@@ -335,6 +342,28 @@ Decision GavelRound::schedule(const Snapshot& s) {
     return x.job > y.job;
   };
   const Entry zero{0, 0.0, 0.0, 0.0};  // the keys of every job in zeros_ (no job in the heap has all three)
+  // Every job's keys on every type, read from its state in one pass (the types' queues then read them in order).
+  keys_.resize(s.jobs.size() * n);
+  eligible_.assign(s.jobs.size() * n, 0);
+  sf_.resize(s.jobs.size());
+  runs_.resize(s.jobs.size());
+  ids_.resize(s.jobs.size());
+  for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+    const JobState& st = *state_[i];
+    sf_[i] = st.scale_factor;
+    ids_[i] = st.id;
+    runs_[i] = st.alloc.empty() ? 0 : 1;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (st.tput[k] <= 0.0) continue;
+      const double a = st.alloc.empty() ? 0.0 : st.alloc[k];
+      const double fraction = worker_time_[k] > 0.0 ? st.time_so_far[k] / worker_time_[k] : 0.0;
+      double priority = 0.0;
+      if (a > 0.0 && st.tput[k] > 0.0) priority = fraction > 0.0 ? a / fraction : a * 1e9;
+      if (fifo() && priority <= 0.0) continue;
+      keys_[i * n + k] = {i, priority, st.deficit[k], a};
+      eligible_[i * n + k] = 1;
+    }
+  }
   Decision d = empty_decision(s);
   std::vector<char> taken(s.jobs.size(), 0);
   std::vector<Entry>& heap = queue_;
@@ -344,30 +373,24 @@ Decision GavelRound::schedule(const Snapshot& s) {
     zeros_.clear();
     long demand = 0;                                   // GPUs the queue's jobs ask for together
     for (std::size_t i = 0; i < s.jobs.size(); ++i) {  // the jobs not yet taken (on a type earlier in the order)
-      if (taken[i] != 0) continue;
-      const JobState& st = *state_[i];
-      if (st.tput[k] <= 0.0) continue;
-      const double a = st.alloc.empty() ? 0.0 : st.alloc[k];
-      const double fraction = worker_time_[k] > 0.0 ? st.time_so_far[k] / worker_time_[k] : 0.0;
-      double priority = 0.0;
-      if (a > 0.0 && st.tput[k] > 0.0) priority = fraction > 0.0 ? a / fraction : a * 1e9;
-      if (fifo() && priority <= 0.0) continue;
-      demand += st.scale_factor;
-      if (priority == 0.0 && st.deficit[k] == 0.0 && a == 0.0) {
+      if (taken[i] != 0 || eligible_[i * n + k] == 0) continue;
+      const Entry& e = keys_[i * n + k];
+      demand += sf_[i];
+      if (e.priority == 0.0 && e.deficit == 0.0 && e.alloc == 0.0) {
         zeros_.push_back(i);
       } else {
-        heap.push_back({i, priority, st.deficit[k], a});
+        heap.push_back(e);
       }
     }
     const auto take = [&](std::size_t i) {
-      const int sf = state_[i]->scale_factor;
+      const int sf = sf_[i];
       if (sf > left[k]) return;
       left[k] -= sf;
       taken[i] = 1;
-      if (state_[i]->alloc.empty()) return;  // holds the GPUs this round without running
+      if (runs_[i] == 0) return;  // holds the GPUs this round without running (no allocation)
       d.gpus[i] = sf;
       d.pools[i] = static_cast<int>(k);
-      ran_.emplace_back(s.jobs[i].pub->id, k);
+      ran_.emplace_back(ids_[i], k);
     };
     if (demand <= left[k]) {  // every job in the queue fits: the order changes nothing, each takes its GPUs
       for (const Entry& e : heap)
