@@ -101,6 +101,8 @@ LpSolution run_dual(ClpSimplex& model, int variables) {
       out.objective = model.objectiveValue();
       const double* x = model.getColSolution();
       out.x.assign(x, x + variables);
+      const double* y = model.dualRowSolution();
+      out.duals.assign(y, y + model.numberRows());
       out.basis.columns.resize(static_cast<std::size_t>(variables));
       for (int j = 0; j < variables; ++j)
         out.basis.columns[static_cast<std::size_t>(j)] = static_cast<unsigned char>(model.getColumnStatus(j));

@@ -26,7 +26,10 @@ struct LpSolution {
   std::string status;  // "optimal", "infeasible", "unbounded", or the solver's reason
   double objective = 0.0;
   std::vector<double> x;  // one value per variable (empty unless optimal)
-  LpBasis basis;          // the optimal basis (empty unless optimal)
+  // One dual value per row (empty unless optimal): the rate at which the optimum moves per unit the row's binding
+  // bound moves (0 for a row that does not bind); for a minimisation, >= 0 on a binding lower bound.
+  std::vector<double> duals;
+  LpBasis basis;  // the optimal basis (empty unless optimal)
 };
 
 class LinearProgram {

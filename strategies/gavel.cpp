@@ -156,7 +156,8 @@ class GavelRound final : public Strategy {
   // Finish-time fairness: remaining steps (the belief's remaining work: steps for the gavel catalog), time since
   // arrival, and the isolated time so far plus what remains at the isolated rate.
   void allocate_ftf(const Snapshot& s) {
-    const GavelProblem p = problem(s);
+    GavelProblem p = problem(s);
+    p.warm = &warm_;  // the last program's basis (a program is rarely needed: see finish_time_fairness)
     const std::vector<double> iso = isolated_throughputs(p);
     std::vector<double> since(s.jobs.size());
     std::vector<double> remaining(s.jobs.size());
@@ -297,7 +298,7 @@ class GavelRound final : public Strategy {
   Rng shuffle_;
   Rng fifo_rng_;                          // gavel_fifo's candidate draw (FIFOPolicy's own random.Random(seed))
   std::map<int, std::size_t> fifo_type_;  // FIFO: each allocated job's pool (finished ones until the next allocation)
-  GavelWarmStart warm_;                   // max-min: the last program's basis by job
+  GavelWarmStart warm_;                   // max-min, finish-time fairness: the last program's basis by job
   double ftf_last_ = 0.0;                 // finish-time fairness: the last optimum, bracketed first next time
   std::unordered_map<int, JobState> jobs_;
   std::vector<JobState*> state_;    // this decision's snapshot jobs' states (into jobs_), in snapshot order

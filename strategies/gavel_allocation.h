@@ -14,6 +14,8 @@ namespace ringsched {
 struct GavelWarmStart {
   struct Part {
     std::vector<unsigned char> columns, rows;
+    std::vector<double> throughput;  // finish-time fairness: the job's columns, should it leave (see there)
+    int scale_factor = 0;
   };
   std::map<int, Part> jobs;
   Part shared;  // the variables and rows of no one job (t, the capacity rows)
@@ -25,7 +27,7 @@ struct GavelProblem {
   std::vector<double> priority_weight;          // w per job (> 0; Gavel's default 1)
   std::vector<int> workers;                     // GPUs per type
   std::vector<int> ids;                         // job ids (optional; with `warm`, one per job)
-  GavelWarmStart* warm = nullptr;               // max_min_fairness: start from (and keep) the last basis
+  GavelWarmStart* warm = nullptr;               // max-min, finish-time fairness: start from (and keep) the last basis
 };
 
 struct GavelAllocation {
@@ -49,16 +51,20 @@ std::vector<double> isolated_throughputs(const GavelProblem& problem);
 
 // Gavel's finish-time fairness (finish_time_fairness_perf): minimise max_i rho[i], rho[i] = (since_start[i] +
 // remaining[i] / sum_k T[i][k] x[i][k]) / isolated_time[i], under the same constraints as max-min. Gavel hands the
-// convex program to ECOS; here it is solved exactly as a sequence of LPs: rho <= r holds iff sum_k T[i][k] x[i][k]
-// >= remaining[i] / (r isolated_time[i] - since_start[i]) for every job, linear in x and monotone in r, so r is
-// bisected to a relative `tolerance` (default 1e-9, within CLP's feasibility tolerance of about 1e-7) and the
-// allocation of the smallest feasible r returned (objective = that r). Jobs with nothing remaining get nothing.
-// `guess` (> 0): a level to bracket first, within 1% (the previous allocation's optimum, which moves little between
-// allocations): two programs instead of the doubling and the first bisection steps, the same answer to `tolerance`.
-// std::invalid_argument for inconsistent sizes or a non-positive isolated time.
+// convex program to ECOS; here rho <= r holds iff sum_k T[i][k] x[i][k] >= d_i(r) = remaining[i] / (r isolated_time[i]
+// - since_start[i]) for every job, linear in x. Without contention (every job can have d_i(L) on its fastest type, L
+// the largest rho any job reaches alone there) that allocation is optimal, objective L, and no program is solved.
+// Otherwise Newton's method on F(r), the optimum of a program minimising the largest shortfall below d_i(r) (<= 0 iff
+// r is feasible; convex and decreasing), from `guess` (> 0: the previous allocation's optimum): each program's
+// duals give a proven lower bound (the tangent's root, the next level) and its allocation an upper bound (its own
+// max rho); it stops when they are within a relative `tolerance` (default 1e-7, CLP's own feasibility tolerance),
+// usually after two or three programs, and returns that allocation (objective = its max rho). With `warm`, the first
+// program starts from the last one's basis, the jobs that have left kept in it as ghosts fixed at 0. Jobs with
+// nothing remaining, or that run on no type, get nothing. std::invalid_argument for inconsistent sizes or a
+// non-positive isolated time.
 GavelAllocation finish_time_fairness(const GavelProblem& problem, const std::vector<double>& since_start,
                                      const std::vector<double>& remaining, const std::vector<double>& isolated_time,
-                                     double guess = 0.0, double tolerance = 1e-9);
+                                     double guess = 0.0, double tolerance = 1e-7);
 
 // Gavel's makespan policy (min_total_duration_perf): the smallest horizon T such that every job can finish its
 // remaining steps R[i] within T, sum_k T[i][k] x[i][k] >= R[i] / T, under the same constraints as max-min. Gavel

@@ -112,3 +112,29 @@ TEST_CASE("models::LinearProgram: a variable named twice in a row counts twice, 
   CHECK(s.x[1] == Approx(3.0));
   CHECK(s.objective == Approx(5.0));
 }
+
+TEST_CASE("models::LinearProgram: duals are the optimum's rate of change per unit of a binding bound", "[models][lp]") {
+  // minimise x + 2y s.t. x + y >= b (row 0), y - x <= 5 (row 1, slack), 0 <= x <= 2, y >= 0: x = 2, y = b - 2, so
+  // the optimum 2 + 2 (b - 2) grows by 2 per unit of b; row 1 does not bind. Maximising -(x + 2y): the same point,
+  // the optimum falls by 2 per unit of b. Checked against a re-solve at b + 1.
+  for (const bool max : {false, true}) {
+    const double sign = max ? -1.0 : 1.0;
+    LinearProgram lp;
+    const int x = lp.add_variable(0.0, 2.0, sign * 1.0);
+    const int y = lp.add_variable(0.0, kLpInfinity, sign * 2.0);
+    const int row = lp.add_row({{x, 1.0}, {y, 1.0}}, 3.0, kLpInfinity);
+    lp.add_row({{y, 1.0}, {x, -1.0}}, -kLpInfinity, 5.0);
+    if (max) lp.maximise();
+    LpSession session(lp);
+    const LpSolution at3 = session.solve();
+    REQUIRE(at3.optimal);
+    REQUIRE(at3.duals.size() == 2);
+    CHECK(at3.objective == Approx(sign * 4.0));
+    CHECK(at3.duals[0] == Approx(sign * 2.0));
+    CHECK(at3.duals[1] == Approx(0.0).margin(1e-12));
+    session.set_row_bounds(row, 4.0, kLpInfinity);
+    const LpSolution at4 = session.solve();
+    REQUIRE(at4.optimal);
+    CHECK(at4.objective - at3.objective == Approx(at3.duals[0]));
+  }
+}
