@@ -7,11 +7,14 @@
 // relative to its new speed, beats the shorter job's gain relative to its current speed (lengths cancel under the
 // apathetic assumption that the longer job gets the contested GPU back when the shorter one finishes). A job whose
 // next step does not raise its throughput, or does not fit, is not a candidate; when none is left, GPUs stay idle.
+// Incremental (decide_changes): AfsQueue (strategies/afs_queue.h) decides the same counts without the O(GPUs x jobs)
+// scan.
 #include <algorithm>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
 
+#include "strategies/afs_queue.h"
 #include "strategies/registry.h"
 
 namespace ringsched {
@@ -66,6 +69,11 @@ class Afs final : public Strategy {
     d.gpus = std::move(w);
     return d;
   }
+  [[nodiscard]] bool incremental() const override { return true; }
+  Decision decide_changes(const Snapshot& s) override { return inc_.decide(s); }
+
+ private:
+  AfsQueue inc_;
 };
 
 }  // namespace

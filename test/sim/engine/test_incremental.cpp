@@ -3,9 +3,11 @@
 // rigid requests, parameters, restart costs and round-based scheduling (issue 13).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <memory>
 #include <string>
 
+#include "sim/beliefs/belief_sources.h"
 #include "sim/engine/engine.h"
 #include "strategies/registry.h"
 #include "workloads/json_reader.h"
@@ -70,6 +72,58 @@ struct Variant {
   std::string beliefs;
 };
 
+// Beliefs with chosen speed shapes, for afs's chain rule: by job id, concave, exactly linear (every job of that shape
+// has the same r and g at every count), superlinear (g >= 1: a running job the waiting ones cannot take over from),
+// exactly doubling from 1 to 2 GPUs (g = 1 = a waiting job's r: a tie the waiting job loses), a slow second GPU
+// then a fast third (r rises with the count), and flat after 3 GPUs (its end point below max); speeds scaled by 1, 2 or
+// 4 (exact: the same r and g, other lengths) and works in three equal groups, so lengths tie often. `learns`: every
+// observation of progress shifts the job's shape and work (a belief that is not fixed, as `online` and `agent`).
+class AfsShapeBelief final : public Belief {
+ public:
+  AfsShapeBelief(int id, bool learns) : id_(id), learns_(learns) {}
+  [[nodiscard]] double throughput(int w, int nodes) const override {
+    const double scale = static_cast<double>(1 << (id_ % 3));
+    const double x = static_cast<double>(w);
+    switch ((id_ + seen_ / 2) % 6) {
+      case 0:
+        return scale * x / (1.0 + 0.15 * x) / (1.0 + 0.05 * static_cast<double>(nodes - 1));
+      case 1:
+        return scale * x;
+      case 2:
+        return scale * std::pow(x, 1.5);
+      case 3:
+        return scale * (w <= 2 ? x : 2.0 + 0.5 * (x - 2.0));
+      case 4:
+        return scale * (w <= 2 ? 0.9 + 0.1 * x : 1.1 + 1.4 * std::min(x - 2.0, 1.0) + 0.2 * std::max(x - 3.0, 0.0));
+      default:
+        return scale * std::min(x, 3.0);
+    }
+  }
+  [[nodiscard]] double total_work() const override { return 2e5 * static_cast<double>(1 + (id_ / 7 + seen_) % 3); }
+  [[nodiscard]] std::string source() const override { return "afs-shapes"; }
+  [[nodiscard]] bool fixed() const override { return !learns_; }
+  [[nodiscard]] bool observes() const override { return learns_; }
+  void observe_progress(double /*work_done*/) override { ++seen_; }
+
+ private:
+  int id_;
+  bool learns_;
+  int seen_ = 0;
+};
+
+class AfsShapeSource final : public BeliefSource {
+ public:
+  explicit AfsShapeSource(bool learns) : learns_(learns) {}
+  [[nodiscard]] std::string name() const override { return "afs-shapes"; }
+  [[nodiscard]] std::unique_ptr<Belief> make(const JobPublic& pub, const BeliefContext&,
+                                             const JobTruth*) const override {
+    return std::make_unique<AfsShapeBelief>(pub.id, learns_);
+  }
+
+ private:
+  bool learns_;
+};
+
 }  // namespace
 
 TEST_CASE("sim::Engine: incremental strategies decide exactly what their dense decide() decides",
@@ -77,6 +131,9 @@ TEST_CASE("sim::Engine: incremental strategies decide exactly what their dense d
   const auto two = two_class_catalog();
   const auto one = one_class_catalog();
   const std::vector<Variant> variants = {
+      {"afs", "{}", "history"},
+      {"afs", "{}", "oracle"},
+      {"afs", "{}", "agent"},
       {"eight", "{}", "none"},
       {"eight", R"({"backfill": true, "gpus": 6})", "none"},
       {"fifo", "{}", "none"},
@@ -142,13 +199,13 @@ TEST_CASE("sim::Engine: incremental strategies decide exactly what their dense d
 }
 
 TEST_CASE(
-    "sim::Engine: incremental greedy strategies, srtf and exploratory match their dense decide() with hundreds of jobs "
+    "sim::Engine: greedy strategies, srtf, exploratory and afs match their dense decide() with hundreds of jobs "
     "competing",
     "[sim][engine][incremental]") {
   // Hundreds of active jobs on 320 GPUs with GPUs left over at their minimum: the lazy greedy's regime (it starts at
   // 256 active jobs), and the saturated and plentiful ones as the queue grows and drains.
   const auto cat = one_class_catalog();
-  for (const char* strategy : {"precompute", "optimus", "srtf", "exploratory"}) {
+  for (const char* strategy : {"precompute", "optimus", "srtf", "exploratory", "afs"}) {
     for (const double load : {0.9, 1.3}) {
       DYNAMIC_SECTION(strategy << " load " << load) {
         EngineConfig ec;
@@ -215,6 +272,50 @@ TEST_CASE(
         const RunResult a = simulate(wl, *inc, *beliefs, ec);
         REQUIRE(a.jobs.size() == 400);
         require_same(a, b);
+      }
+    }
+  }
+}
+
+TEST_CASE("sim::Engine: afs matches its dense decide() with hundreds of jobs, ties and multi-GPU minimums",
+          "[sim][engine][incremental]") {
+  // Hundreds of jobs wait for 160 GPUs (the hand-out fills every GPU, the frontier passes jobs whose minimum no
+  // longer fits) or fit with GPUs left over as the queue drains (the end-point case); the two-class catalog's jobs
+  // need 2 GPUs at least. Beliefs: the catalog's (history: every job of a class has the same speeds and work, so
+  // waiting jobs tie on length; oracle), and shaped beliefs, fixed and learning.
+  const auto one = one_class_catalog();
+  const auto two = two_class_catalog();
+  const AfsShapeSource shapes(false);
+  const AfsShapeSource learning(true);
+  const auto history = make_belief_source("history", "test");
+  const auto oracle = make_belief_source("oracle", "test");
+  const std::vector<std::pair<std::string, const BeliefSource*>> sources = {
+      {"history", history.get()}, {"oracle", oracle.get()}, {"shapes", &shapes}, {"learning shapes", &learning}};
+  for (const auto& [belief_name, source] : sources) {
+    for (const bool two_classes : {false, true}) {
+      for (const double load : {0.7, 1.5}) {
+        DYNAMIC_SECTION(belief_name << (two_classes ? " two classes" : " one class") << " load " << load) {
+          const auto& cat = two_classes ? two : one;
+          EngineConfig ec;
+          ec.cluster.nodes = 20;
+          ec.cluster.gpus_per_node = 8;
+          ec.restart.cost_s = 10.0;
+          ec.seed = 7;
+          PoissonSpec spec;
+          spec.rate_per_s = rate_for_load(*cat, load, ec.total_gpus(), ec.cluster.gpus_per_node);
+          spec.jobs = 700;
+          spec.speed_sigma = belief_name == "history" ? 0.0 : 0.3;
+          const Workload wl = generate_poisson_workload(cat, spec, 7);
+          const StrategyInfo info = find_strategy("afs", "test");
+          const nlohmann::json params = nlohmann::json::object();
+          auto inc = info.make(JsonReader(params, "test"));
+          auto dense = info.make(JsonReader(params, "test"));
+          const RunResult a = simulate(wl, *inc, *source, ec);
+          ec.dense_snapshots = true;
+          const RunResult b = simulate(wl, *dense, *source, ec);
+          REQUIRE(a.jobs.size() == 700);
+          require_same(a, b);
+        }
       }
     }
   }
