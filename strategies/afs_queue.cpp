@@ -9,7 +9,7 @@
 namespace ringsched {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 }  // namespace
 
@@ -37,7 +37,7 @@ void AfsQueue::refresh(Job& j, int total) const {
     const double next = tput(w + step);
     if (!(next > now)) break;
     k.kg.push_back((next - now) / next);
-    k.kg.push_back(now > 0.0 ? (next - now) / now : kInf);
+    k.kg.push_back(now > 0.0 ? (next - now) / now : kInfinity);
     ++k.n;
     w += step;
     now = next;
@@ -48,7 +48,7 @@ void AfsQueue::refresh(Job& j, int total) const {
 
 // As Afs::decide's length: believed remaining work (at least 1) over the believed speed on one GPU.
 double AfsQueue::length(double work, double f1, double work_done) {
-  return f1 > 0.0 ? std::max(1.0, work - work_done) / f1 : kInf;
+  return f1 > 0.0 ? std::max(1.0, work - work_done) / f1 : kInfinity;
 }
 
 void AfsQueue::admit(const JobView& v, int total) {
@@ -236,8 +236,8 @@ void AfsQueue::reset_hand_out(int total) {
     tree_n_ = 1;
     while (tree_n_ < cap)
       tree_n_ *= 2;
-    tree_.assign(2 * static_cast<std::size_t>(tree_n_), -kInf);
-    suffix_.assign(static_cast<std::size_t>(tree_n_) + 1, -kInf);
+    tree_.assign(2 * static_cast<std::size_t>(tree_n_), -kInfinity);
+    suffix_.assign(static_cast<std::size_t>(tree_n_) + 1, -kInfinity);
     pos_.reserve(static_cast<std::size_t>(tree_n_));
     pos_hot_.reserve(static_cast<std::size_t>(tree_n_));
   } else {
@@ -246,7 +246,7 @@ void AfsQueue::reset_hand_out(int total) {
     std::size_t hi = lo + static_cast<std::size_t>(tree_used_);
     while (lo >= 1 && lo < hi) {
       std::fill(tree_.begin() + static_cast<std::ptrdiff_t>(lo), tree_.begin() + static_cast<std::ptrdiff_t>(hi),
-                -kInf);
+                -kInfinity);
       lo /= 2;
       hi = (hi - 1) / 2 + 1;
     }
@@ -260,7 +260,7 @@ void AfsQueue::reset_hand_out(int total) {
   frontier_ = -1;
   first_cand_ = 0;
   suffix_from_ = 0;
-  suffix_[0] = -kInf;
+  suffix_[0] = -kInfinity;
   suffix_work_ = 0;
   hot_next_ = 0;
   cold_next_.clear();
@@ -340,7 +340,7 @@ void AfsQueue::append(const double* head, const double* kg, int n, int first, in
   p.enter();
   pos_hot_.push_back(hot_index);
   if (hot_index >= 0) hot_[static_cast<std::size_t>(hot_index)].pos = at;
-  suffix_[static_cast<std::size_t>(at) + 1] = -kInf;
+  suffix_[static_cast<std::size_t>(at) + 1] = -kInfinity;
   suffix_from_ = at + 1;  // suffix maxima before it no longer hold
 }
 
