@@ -4,7 +4,8 @@
 RINGSCHED_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RINGSCHED_PACKAGES=(cmake g++ make ninja-build libeigen3-dev libboost-graph-dev libboost-random-dev
   nlohmann-json3-dev catch2 libopenmpi-dev openmpi-bin libbenchmark-dev libcli11-dev python3-matplotlib
-  clang-format libqhull-dev liblbfgsb-dev gfortran clang libclang-rt-dev coinor-libclp-dev)
+  clang-format libqhull-dev liblbfgsb-dev gfortran clang libclang-rt-dev coinor-libclp-dev
+  pybind11-dev python3-dev python3-pytest)
 
 log() { echo "[ringsched] $*" >&2; }
 

@@ -9,7 +9,15 @@
 namespace ringsched {
 
 std::vector<models::SpeedPoint> read_points_csv(const std::string& path, const std::string& gpu_type) {
-  const CsvTable t = read_csv_file(path);
+  return parse_points_csv(read_csv_file(path), path, gpu_type);
+}
+
+std::vector<models::SpeedPoint> parse_points_csv_text(const std::string& text, const std::string& origin) {
+  return parse_points_csv(parse_csv(text, origin), origin, "");
+}
+
+std::vector<models::SpeedPoint> parse_points_csv(const CsvTable& t, const std::string& path,
+                                                 const std::string& gpu_type) {
   const int cg = t.require_column("gpus");
   const int cn = t.require_column("nodes");
   const int cb = t.require_column("global_batch");

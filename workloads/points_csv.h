@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/fit.h"
+#include "workloads/csv.h"
 
 namespace ringsched {
 
@@ -15,5 +16,10 @@ namespace ringsched {
 // (naming the file's types) when the file has the column; a type with no rows, or a type asked of a file without
 // the column, is an InputError naming the file.
 std::vector<models::SpeedPoint> read_points_csv(const std::string& path, const std::string& gpu_type = "");
+// The same checks on CSV text already in memory (the Python module's points); messages name `origin` and the line.
+std::vector<models::SpeedPoint> parse_points_csv_text(const std::string& text, const std::string& origin);
+// The rows of a parsed table (read_points_csv's checks); `path` names it in messages.
+std::vector<models::SpeedPoint> parse_points_csv(const CsvTable& t, const std::string& path,
+                                                 const std::string& gpu_type);
 
 }  // namespace ringsched

@@ -66,14 +66,15 @@ FitInput pollux_input(const FitCommandOptions& o, const std::string& dir) {
 
 FitInput csv_input(const FitCommandOptions& o) {
   FitInput in;
-  in.origin = o.csv;
-  in.points = read_points_csv(o.csv);
+  const bool text = o.csv.empty();
+  in.origin = text ? o.csv_origin : o.csv;
+  in.points = text ? parse_points_csv_text(o.csv_text, o.csv_origin) : read_points_csv(o.csv);
   in.model_size = o.model_size;  // required unless the model ignores it (checked once the protocol is known)
   in.name = o.name.empty() ? "fitted" : o.name;
-  in.description = "Fitted from " + o.csv;
+  in.description = "Fitted from " + in.origin;
   in.batch = in.points.front().global_batch;
   in.work = o.work_samples;
-  in.speed_source = o.csv;
+  in.speed_source = in.origin;
   return in;
 }
 
@@ -240,7 +241,8 @@ void complete_entry(FitRequest& req, const std::vector<std::string>& probe_token
 }  // namespace
 
 int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream& err) {
-  const int sources = (o.pollux.empty() ? 0 : 1) + (o.csv.empty() ? 0 : 1) + (o.measurements.empty() ? 0 : 1);
+  const int sources =
+      (o.pollux.empty() ? 0 : 1) + (o.csv.empty() && o.csv_text.empty() ? 0 : 1) + (o.measurements.empty() ? 0 : 1);
   if (sources != 1) throw InputError("fit: give exactly one of --pollux, --csv or --measurement");
   const std::string dir = o.pollux_dir.empty() ? default_pollux_dir() : o.pollux_dir;
   if (o.pollux == "all") {
@@ -266,7 +268,9 @@ int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream&
     req.probes.push_back(parse_probe_token(t, "--probes"));
   const bool automatic = o.protocol == "auto";
   const FitProtocol named = automatic ? FitProtocol::kTwoNode : parse_fit_protocol(o.protocol, "--protocol");
-  FitInput in = !o.pollux.empty() ? pollux_input(o, dir) : !o.csv.empty() ? csv_input(o) : measurement_input(o);
+  FitInput in = !o.pollux.empty()                       ? pollux_input(o, dir)
+                : !o.csv.empty() || !o.csv_text.empty() ? csv_input(o)
+                                                        : measurement_input(o);
   req.gpus_per_node = o.gpus_per_node;
   req.model_size = in.model_size;
   req.origin = in.origin;

@@ -11,8 +11,10 @@
 namespace ringsched {
 
 struct FitCommandOptions {
-  std::string pollux;                     // application name, or "all" for the protocol comparison table
-  std::string csv;                        // plain points CSV
+  std::string pollux;    // application name, or "all" for the protocol comparison table
+  std::string csv;       // plain points CSV
+  std::string csv_text;  // or its text (the Python module's points), named csv_origin in messages
+  std::string csv_origin = "points";
   std::vector<std::string> measurements;  // profiler measurement files
   std::string protocol = "auto";          // a protocol name, or auto: the richest the points support
   std::vector<std::string> probes;        // non-empty: fit on these positions only (tokens of parse_probe_token)

@@ -22,10 +22,11 @@ namespace fs = std::filesystem;
 // Rank of a room; a file may include headers of rooms with a lower rank and of its own room. Rooms of equal rank are
 // siblings and may not include each other.
 const std::map<std::string, int>& room_ranks() {
+  // python: the Python package, over sim/cli (its run options) and everything below.
   static const std::map<std::string, int> ranks = {
-      {"models", 0},     {"workloads", 1},       {"strategies", 2},  {"profiler", 2},
-      {"traces", 2},     {"sim/cluster", 3},     {"sim/fitting", 3}, {"sim/beliefs", 4},
-      {"sim/engine", 5}, {"sim/experiments", 6}, {"sim/sweeps", 7},  {"sim/cli", 8},
+      {"models", 0},      {"workloads", 1},   {"strategies", 2},  {"profiler", 2},   {"traces", 2},
+      {"sim/cluster", 3}, {"sim/fitting", 3}, {"sim/beliefs", 4}, {"sim/engine", 5}, {"sim/experiments", 6},
+      {"sim/sweeps", 7},  {"sim/cli", 8},     {"python", 9},
   };
   return ranks;
 }

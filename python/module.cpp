@@ -1,0 +1,257 @@
+// python/module.cpp — the C++ side of the Python package `ringsched` (module `ringsched._core`): run a config and
+// keep its results (the same summary.json, jobs.csv, events.csv and tables as `ringsched simulate`), validate a
+// config, list strategies, fit a speed model, and register Python strategies. The Python-facing API (keyword
+// arguments, DataFrames, the Strategy base class) is ringsched/__init__.py; docs/python.md documents both.
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "models/input_error.h"
+#include "py_strategy.h"
+#include "sim/cli/run_options.h"
+#include "sim/experiments/atomic_file.h"
+#include "sim/experiments/belief_checks.h"
+#include "sim/experiments/placement_report.h"
+#include "sim/experiments/report.h"
+#include "sim/experiments/runner.h"
+#include "sim/fitting/fit_command.h"
+#include "strategies/registry.h"
+#include "workloads/json_reader.h"
+
+namespace py = pybind11;
+
+namespace ringsched::python {
+namespace {
+
+// A finished experiment: its config and results, rendered on demand exactly as the command line renders them.
+class PyResult {
+ public:
+  PyResult(std::shared_ptr<const ExperimentConfig> cfg, std::shared_ptr<const ExperimentResult> res)
+      : cfg_(std::move(cfg)), res_(std::move(res)) {}
+
+  [[nodiscard]] std::string summary_json_text() const {
+    return summary_json(*cfg_, *res_).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  }
+  [[nodiscard]] std::string jobs() const { return jobs_csv(*cfg_, *res_); }
+  [[nodiscard]] std::string events() const { return events_csv(*cfg_, *res_); }
+  [[nodiscard]] std::string table(const std::string& view, const std::string& format, bool reports) const {
+    const Format f = parse_format(format);
+    if (view != "summary" && view != "table3") {
+      throw InputError("table: view must be 'summary' or 'table3', got '" + view + "'");
+    }
+    std::string out = view == "table3" ? render_table3(*cfg_, *res_, f) : render_summary(*cfg_, *res_, f);
+    if (reports) {
+      out += render_belief_report(*cfg_, *res_, f);
+      if (view == "summary") out += render_placement_report(*cfg_, *res_, f);
+    }
+    return out;
+  }
+  [[nodiscard]] int failed() const { return failed_runs(*res_); }
+  [[nodiscard]] std::string failures() const { return describe_failures(*cfg_, *res_); }
+  [[nodiscard]] std::vector<std::string> warnings() const {
+    return experiment_warnings(*cfg_, *res_, trace_work_check(*cfg_));
+  }
+  // The files `ringsched simulate --out DIR` writes, all at once (the folder changes only when everything is written).
+  void write(const std::string& dir) const {
+    StagedOutput staged(dir);
+    write_outputs(staged, *cfg_, *res_);
+    write_placement_outputs(staged, *cfg_, *res_);
+    staged.commit();
+  }
+
+ private:
+  std::shared_ptr<const ExperimentConfig> cfg_;
+  std::shared_ptr<const ExperimentResult> res_;
+};
+
+// The run options from Python's keywords, checked as the command line checks its flags.
+cli::RunOptions run_options(const py::object& seeds, const py::object& jobs, const py::object& restart_cost,
+                            const std::string& strategies, int threads, bool optimality_gap) {
+  cli::RunOptions o;
+  if (!seeds.is_none()) {
+    const long long v = seeds.cast<long long>();
+    if (v < 1 || v > 100000) throw InputError("seeds: must be 1..100000, got " + std::to_string(v));
+    o.seeds = static_cast<int>(v);
+  }
+  if (!jobs.is_none()) {
+    const long long v = jobs.cast<long long>();
+    if (v < 1 || v > 10000000) throw InputError("jobs: must be 1..10000000, got " + std::to_string(v));
+    o.jobs = static_cast<int>(v);
+  }
+  if (!restart_cost.is_none()) {
+    const double v = restart_cost.cast<double>();
+    if (!(v >= 0.0 && v <= 86400.0)) throw InputError("restart_cost: must be 0..86400 s, got " + std::to_string(v));
+    o.restart_cost = v;
+  }
+  if (threads < 0 || threads > 4096) throw InputError("threads: must be 0..4096, got " + std::to_string(threads));
+  o.threads = threads;
+  o.strategies = strategies;
+  o.optimality_gap = optimality_gap;
+  o.quiet = true;
+  return o;
+}
+
+// config_text non-empty: the config as JSON text (from a dict), named `origin`, relative paths from base_dir;
+// otherwise the file `path`.
+ExperimentConfig load_config(const std::string& path, const std::string& config_text, const std::string& origin,
+                             const std::string& base_dir, const cli::RunOptions& o) {
+  nlohmann::json doc = config_text.empty() ? read_json_file(path) : parse_json_text(config_text, origin);
+  cli::apply_run_options(doc, o);
+  return config_text.empty() ? parse_experiment(doc, path, std::filesystem::path(path).parent_path().string())
+                             : parse_experiment(doc, origin, base_dir);
+}
+
+PyResult py_simulate(const std::string& path, const std::string& config_text, const std::string& origin,
+                     const std::string& base_dir, const py::object& seeds, const py::object& jobs,
+                     const py::object& restart_cost, const std::string& strategies, int threads, bool optimality_gap) {
+  const cli::RunOptions o = run_options(seeds, jobs, restart_cost, strategies, threads, optimality_gap);
+  // Parsed with the GIL held (it builds one instance of each strategy to check its params, Python ones included).
+  auto cfg = std::make_shared<const ExperimentConfig>(load_config(path, config_text, origin, base_dir, o));
+  auto res = std::make_shared<ExperimentResult>();
+  {
+    // Python strategies take the GIL back for each decision; the C++ engine runs without it.
+    py::gil_scoped_release release;
+    *res = run_experiment(*cfg, o.threads);
+  }
+  return {cfg, res};
+}
+
+py::dict py_validate(const std::string& path, const std::string& config_text, const std::string& origin,
+                     const std::string& base_dir) {
+  const ExperimentConfig c = load_config(path, config_text, origin, base_dir, cli::RunOptions{});
+  py::dict d;
+  d["origin"] = c.origin;
+  d["description"] = c.description;
+  d["total_gpus"] = c.total_gpus();
+  d["nodes"] = c.cluster.nodes;
+  d["gpus_per_node"] = c.cluster.gpus_per_node;
+  py::list pools;
+  for (const GpuPool& p : c.cluster.pools) {
+    py::dict q;
+    q["gpu_type"] = p.gpu_type;
+    q["nodes"] = p.nodes;
+    q["gpus_per_node"] = p.gpus_per_node;
+    pools.append(q);
+  }
+  d["pools"] = pools;
+  d["catalog"] = c.workload.catalog->name;
+  py::list classes;
+  for (const auto& k : c.workload.catalog->classes)
+    classes.append(k.name);
+  d["classes"] = classes;
+  d["jobs"] = c.workload.jobs;
+  d["trace"] = c.workload.trace_file;
+  py::list levels;
+  for (const auto& l : c.levels) {
+    py::dict q;
+    q["name"] = l.name;
+    q["load"] = l.load;
+    q["arrivals_per_hour"] = l.rate_per_s * 3600.0;
+    levels.append(q);
+  }
+  d["levels"] = levels;
+  py::list strats;
+  for (const auto& s : c.strategies) {
+    py::dict q;
+    q["label"] = s.label;
+    q["name"] = s.name;
+    q["beliefs"] = s.beliefs;
+    q["params"] = py::module_::import("json").attr("loads")(s.params.dump());
+    strats.append(q);
+  }
+  d["strategies"] = strats;
+  d["seeds"] = c.seeds;
+  d["runs"] = c.levels.size() * c.strategies.size() * static_cast<std::size_t>(c.seeds);
+  d["interval_s"] = c.scheduler.interval_s;
+  d["restart_cost_s"] = c.restart.cost_s;
+  return d;
+}
+
+py::list py_strategies() {
+  py::list out;
+  for (const auto& i : strategy_infos()) {
+    py::dict d;
+    d["name"] = i.name;
+    d["description"] = i.description;
+    d["default_beliefs"] = i.default_beliefs;
+    d["params"] = i.params;
+    d["gpu_types"] = i.gpu_types;
+    d["needs_gpu_types"] = i.needs_gpu_types;
+    out.append(d);
+  }
+  return out;
+}
+
+py::tuple py_fit(const std::string& csv_text, const std::string& origin, const std::string& pollux,
+                 const std::vector<std::string>& measurements, const std::vector<std::string>& probes,
+                 const std::string& protocol, const std::string& name, double model_size, int gpus_per_node,
+                 double work_samples, int max_gpus, bool suggest_probe) {
+  FitCommandOptions o;
+  o.csv_text = csv_text;
+  o.csv_origin = origin;
+  o.pollux = pollux;
+  if (pollux == "all") throw InputError("fit: pollux='all' is the command line's study table; name one application");
+  o.measurements = measurements;
+  o.probes = probes;
+  o.protocol = protocol;
+  o.name = name;
+  o.model_size = model_size;
+  if (gpus_per_node < 0 || gpus_per_node > 1024) {
+    throw InputError("fit: gpus_per_node must be 1..1024 (0: inferred), got " + std::to_string(gpus_per_node));
+  }
+  o.gpus_per_node = gpus_per_node;
+  o.work_samples = work_samples;
+  if (max_gpus < 1 || max_gpus > (1 << 20)) {
+    throw InputError("fit: max_gpus must be 1..1048576, got " + std::to_string(max_gpus));
+  }
+  o.max_gpus = max_gpus;
+  o.suggest_probe = suggest_probe;
+  std::ostringstream out;
+  std::ostringstream err;
+  run_fit_command(o, out, err);
+  return py::make_tuple(out.str(), err.str());
+}
+
+}  // namespace
+}  // namespace ringsched::python
+
+PYBIND11_MODULE(_core, m) {
+  using namespace ringsched;
+  using namespace ringsched::python;
+  m.doc() = "ringsched's C++ engine (use the package `ringsched`, not this module)";
+  static py::exception<InputError> input_error(m, "InputError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      PyErr_SetString(input_error.ptr(), e.what());
+    }
+  });
+  bind_snapshot_types(m);
+  py::class_<PyResult>(m, "_Result")
+      .def("summary_json", &PyResult::summary_json_text)
+      .def("jobs_csv", &PyResult::jobs)
+      .def("events_csv", &PyResult::events)
+      .def("table", &PyResult::table, py::arg("view"), py::arg("format"), py::arg("reports"))
+      .def("failed", &PyResult::failed)
+      .def("failures", &PyResult::failures)
+      .def("warnings", &PyResult::warnings)
+      .def("write", &PyResult::write, py::arg("dir"));
+  m.def("simulate", &py_simulate, py::arg("path"), py::arg("config_text"), py::arg("origin"), py::arg("base_dir"),
+        py::arg("seeds"), py::arg("jobs"), py::arg("restart_cost"), py::arg("strategies"), py::arg("threads"),
+        py::arg("optimality_gap"));
+  m.def("validate", &py_validate, py::arg("path"), py::arg("config_text"), py::arg("origin"), py::arg("base_dir"));
+  m.def("strategies", &py_strategies);
+  m.def("fit", &py_fit, py::arg("csv_text"), py::arg("origin"), py::arg("pollux"), py::arg("measurements"),
+        py::arg("probes"), py::arg("protocol"), py::arg("name"), py::arg("model_size"), py::arg("gpus_per_node"),
+        py::arg("work_samples"), py::arg("max_gpus"), py::arg("suggest_probe"));
+  m.def("register_strategy", &register_python_strategy, py::arg("name"), py::arg("cls"), py::arg("params"),
+        py::arg("description"), py::arg("default_beliefs"));
+  m.attr("__version__") = RINGSCHED_VERSION;
+}

@@ -1,0 +1,390 @@
+// python/py_strategy.cpp — the Python strategy adapter: snapshot views for Python, the decision read back from the
+// returned {job_id: gpus} and checked job by job, and registration by name.
+#include "py_strategy.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <set>
+#include <stdexcept>
+#include <unordered_map>
+#include <utility>
+
+#include "models/input_error.h"
+#include "sim/beliefs/belief_sources.h"
+#include "strategies/registry.h"
+#include "workloads/json_reader.h"
+
+namespace ringsched::python {
+namespace {
+
+// A Python object owned from C++ code that may run without the GIL (worker threads) or after the interpreter is gone
+// (the strategy registry is a static that outlives it at exit): released under the GIL, and not at all once Python has
+// finalised.
+class PyRef {
+ public:
+  explicit PyRef(const py::object& o) : p_(o.inc_ref().ptr()) {}
+  PyRef(const PyRef&) = delete;
+  PyRef& operator=(const PyRef&) = delete;
+  ~PyRef() {
+    if (p_ == nullptr || Py_IsInitialized() == 0) return;
+    const PyGILState_STATE g = PyGILState_Ensure();
+    Py_DECREF(p_);
+    PyGILState_Release(g);
+  }
+  [[nodiscard]] py::handle get() const { return p_; }
+
+ private:
+  PyObject* p_;
+};
+
+std::string time_text(double t) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", t);
+  return buf;
+}
+
+const char* state_name(JobState s) {
+  switch (s) {
+    case JobState::kWaiting:
+      return "waiting";
+    case JobState::kRunning:
+      return "running";
+    case JobState::kRestarting:
+      return "restarting";
+  }
+  return "waiting";
+}
+
+// A Python exception as one message: its type, text and traceback (pybind11's what()).
+std::string python_error(const py::error_already_set& e) {
+  return e.what();
+}
+
+// An integer from Python (int, or anything with __index__ such as numpy integers; not bool, not float), or nullopt.
+bool python_int(const py::handle& h, long long& out) {
+  if (PyBool_Check(h.ptr()) != 0 || PyIndex_Check(h.ptr()) == 0) return false;
+  int overflow = 0;
+  const py::object idx = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
+  if (!idx) {
+    PyErr_Clear();
+    return false;
+  }
+  const long long v = PyLong_AsLongLongAndOverflow(idx.ptr(), &overflow);
+  if (overflow != 0 || (v == -1 && PyErr_Occurred() != nullptr)) {
+    PyErr_Clear();
+    out = overflow < 0 ? std::numeric_limits<long long>::min() : std::numeric_limits<long long>::max();
+    return true;
+  }
+  out = v;
+  return true;
+}
+
+std::string short_repr(const py::handle& h) {
+  std::string r = py::repr(h).cast<std::string>();
+  if (r.size() > 60) r = r.substr(0, 57) + "...";
+  return r;
+}
+
+class PyStrategy final : public Strategy {
+ public:
+  PyStrategy(std::string name, const py::object& instance)
+      : name_(std::move(name)), instance_(std::make_unique<PyRef>(instance)) {}
+  ~PyStrategy() override = default;
+  PyStrategy(const PyStrategy&) = delete;
+  PyStrategy& operator=(const PyStrategy&) = delete;
+
+  [[nodiscard]] std::string name() const override { return name_; }
+
+  Decision decide(const Snapshot& s) override {
+    py::gil_scoped_acquire gil;
+    const std::string where = "strategy '" + name_ + "' at t = " + time_text(s.now) + " s";
+    auto active = std::make_shared<bool>(true);
+    struct Expire {  // views refuse belief queries once decide() returned, whichever way it returned
+      std::shared_ptr<bool> flag;
+      ~Expire() { *flag = false; }
+    } expire{active};
+    PySnapshot snap;
+    snap.now_s = s.now;
+    snap.total_gpus = s.total_gpus;
+    snap.gpus_per_node = s.gpus_per_node;
+    int used = 0;
+    std::unordered_map<long long, std::size_t> index;
+    index.reserve(s.jobs.size());
+    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+      const JobView& v = s.jobs[i];
+      PyJob j;
+      j.id = v.pub->id;
+      j.name = v.pub->name;
+      j.class_name = v.pub->cls.name;
+      j.gpus = v.gpus;
+      j.min_gpus = v.pub->cls.min_gpus;
+      j.max_gpus = v.pub->cls.max_gpus;
+      j.requested_gpus = v.pub->requested_gpus;
+      j.arrival_s = v.pub->arrival;
+      j.state = state_name(v.state);
+      j.started = v.started;
+      j.work_done = v.work_done;
+      j.attained_gpu_seconds = v.attained_gpu_seconds;
+      j.first_start_s = v.first_start;
+      j.restarts = v.restarts;
+      j.gpus_per_node = std::max(1, s.gpus_per_node);
+      j.belief = v.belief;
+      j.strategy = name_;
+      j.active = active;
+      used += v.gpus;
+      index.emplace(j.id, i);
+      snap.jobs.append(py::cast(std::move(j)));
+    }
+    snap.free_gpus = s.total_gpus - used;
+    py::object out;
+    try {
+      out = instance_->get().attr("decide")(py::cast(std::move(snap)));
+    } catch (const py::error_already_set& e) {
+      throw std::runtime_error(where + ": decide() raised " + python_error(e));
+    }
+    Decision d;
+    d.gpus.resize(s.jobs.size());
+    for (std::size_t i = 0; i < s.jobs.size(); ++i)
+      d.gpus[i] = s.jobs[i].gpus;
+    if (out.is_none()) return d;
+    py::object counts = out;
+    if (py::isinstance<py::tuple>(out)) {
+      const auto t = out.cast<py::tuple>();
+      if (t.size() != 2) {
+        throw std::runtime_error(where + ": decide() returned a tuple of " + std::to_string(t.size()) +
+                                 " items; expected {job_id: gpus} or ({job_id: gpus}, wakeup_s)");
+      }
+      counts = t[0];
+      if (!t[1].is_none()) {
+        double wake = 0.0;
+        try {
+          wake = t[1].cast<double>();
+        } catch (const py::cast_error&) {
+          throw std::runtime_error(where + ": wakeup_s must be a number of seconds or None, got " + short_repr(t[1]));
+        }
+        if (!(wake > s.now) || std::isnan(wake)) {
+          throw std::runtime_error(where + ": wakeup_s " + short_repr(t[1]) +
+                                   " is not in the future (a time in seconds after now_s, or None)");
+        }
+        d.wakeup_at = wake;
+      }
+    }
+    if (counts.is_none()) return d;
+    if (!py::hasattr(counts, "items")) {
+      throw std::runtime_error(where + ": decide() returned " + short_repr(counts) +
+                               "; expected a dict {job_id: gpus} (jobs not in it keep their GPUs), or None");
+    }
+    long long total = used;
+    for (const auto item : counts.attr("items")()) {
+      const auto kv = item.cast<py::tuple>();
+      long long id = 0;
+      long long w = 0;
+      if (!python_int(kv[0], id)) {
+        throw std::runtime_error(where + ": key " + short_repr(kv[0]) + " is not a job id (an int)");
+      }
+      const auto it = index.find(id);
+      if (it == index.end()) {
+        throw std::runtime_error(where + ": job " + std::to_string(id) +
+                                 " is not an active job (not in snapshot.jobs: not arrived yet, finished or unknown)");
+      }
+      const JobView& v = s.jobs[it->second];
+      const std::string job = "job " + std::to_string(id) + " (" + v.pub->name + ")";
+      if (!python_int(kv[1], w)) {
+        throw std::runtime_error(where + ": " + job + ": GPU count " + short_repr(kv[1]) + " is not an int");
+      }
+      if (w < 0 || (w > 0 && (w < v.pub->cls.min_gpus || w > v.pub->cls.max_gpus))) {
+        throw std::runtime_error(where + ": " + job + ": " + std::to_string(w) + " GPUs is outside its limits (0, or " +
+                                 std::to_string(v.pub->cls.min_gpus) + ".." + std::to_string(v.pub->cls.max_gpus) +
+                                 ")");
+      }
+      total += w - d.gpus[it->second];
+      d.gpus[it->second] = static_cast<int>(w);
+    }
+    if (total > s.total_gpus) {
+      throw std::runtime_error(where + ": the decision allocates " + std::to_string(total) + " GPUs of " +
+                               std::to_string(s.total_gpus));
+    }
+    return d;
+  }
+
+  void on_finish(int job_id) override {
+    py::gil_scoped_acquire gil;
+    try {
+      instance_->get().attr("on_finish")(job_id);
+    } catch (const py::error_already_set& e) {
+      throw std::runtime_error("strategy '" + name_ + "': on_finish(" + std::to_string(job_id) + ") raised " +
+                               python_error(e));
+    }
+  }
+
+ private:
+  std::string name_;
+  std::unique_ptr<PyRef> instance_;
+};
+
+// Names registered from Python (the rest of the registry is built-ins, which Python may not replace).
+std::set<std::string>& python_names() {
+  static std::set<std::string> names;
+  return names;
+}
+
+std::string class_name_of(const py::handle& cls) {
+  std::string mod = py::hasattr(cls, "__module__") ? py::str(cls.attr("__module__")).cast<std::string>() : "";
+  std::string q = py::hasattr(cls, "__qualname__") ? py::str(cls.attr("__qualname__")).cast<std::string>()
+                                                   : py::repr(cls).cast<std::string>();
+  return mod.empty() ? q : mod + "." + q;
+}
+
+}  // namespace
+
+const Belief& PyJob::need_belief(const char* query) const {
+  if (!active || !*active) {
+    throw std::runtime_error("job " + std::to_string(id) + "." + query +
+                             ": this view belongs to a decide() call that has returned (keep ids, not views)");
+  }
+  if (belief == nullptr) {
+    throw std::runtime_error("job " + std::to_string(id) + "." + query + ": strategy '" + strategy +
+                             "' runs without beliefs (\"beliefs\": \"none\"); give the strategy a belief source in "
+                             "the config (e.g. \"beliefs\": \"history\") or default_beliefs= when registering it");
+  }
+  return *belief;
+}
+
+namespace {
+void check_counts(int w, int nodes) {
+  if (w < 1 || w > (1 << 20)) throw py::value_error("gpus must be 1..2^20, got " + std::to_string(w));
+  if (nodes < 1 || nodes > w) {
+    throw py::value_error("nodes must be 1..gpus (" + std::to_string(w) + "), got " + std::to_string(nodes));
+  }
+}
+}  // namespace
+
+double PyJob::believed_throughput(int w, int nodes) const {
+  const Belief& b = need_belief("believed_throughput");
+  check_counts(w, nodes);
+  return b.throughput(w, nodes);
+}
+
+double PyJob::believed_total_work() const {
+  return need_belief("believed_total_work").total_work();
+}
+
+double PyJob::believed_remaining_work() const {
+  return std::max(1.0, need_belief("believed_remaining_work").total_work() - work_done);
+}
+
+double PyJob::believed_time(int w, int nodes) const {
+  const double rate = believed_throughput(w, nodes);
+  return rate > 0.0 ? believed_remaining_work() / rate : std::numeric_limits<double>::infinity();
+}
+
+void bind_snapshot_types(py::module_& m) {
+  py::class_<PyJob>(m, "Job",
+                    "One active job during one decide() call (read-only). Public facts and progress are plain "
+                    "attributes; the believed_* methods ask the strategy's beliefs (never the truth) and work only "
+                    "while that decide() runs.")
+      .def_readonly("id", &PyJob::id, "job id (the key of the decision dict)")
+      .def_readonly("name", &PyJob::name)
+      .def_readonly("class_name", &PyJob::class_name, "the job's class in the catalog")
+      .def_readonly("gpus", &PyJob::gpus, "GPUs it holds now (0: waiting)")
+      .def_readonly("min_gpus", &PyJob::min_gpus, "fewest GPUs it runs on (a count must be 0 or min..max)")
+      .def_readonly("max_gpus", &PyJob::max_gpus, "most GPUs it runs on (capped by the cluster)")
+      .def_readonly("requested_gpus", &PyJob::requested_gpus, "GPUs its trace row asked for (0: none)")
+      .def_readonly("arrival_s", &PyJob::arrival_s)
+      .def_readonly("state", &PyJob::state, "'waiting', 'running' or 'restarting'")
+      .def_readonly("started", &PyJob::started, "has run before (a resize or resume costs a restart)")
+      .def_readonly("work_done", &PyJob::work_done, "samples processed so far")
+      .def_readonly("attained_gpu_seconds", &PyJob::attained_gpu_seconds)
+      .def_readonly("first_start_s", &PyJob::first_start_s, "-1 if never started")
+      .def_readonly("restarts", &PyJob::restarts)
+      .def_property_readonly("has_beliefs", [](const PyJob& j) { return j.belief != nullptr; })
+      .def(
+          "believed_throughput",
+          [](const PyJob& j, int gpus, py::object nodes) {
+            return j.believed_throughput(gpus, nodes.is_none() ? j.default_nodes(gpus) : nodes.cast<int>());
+          },
+          py::arg("gpus"), py::arg("nodes") = py::none(),
+          "Believed samples per second on `gpus` GPUs over `nodes` nodes (default: packed, ceil(gpus / "
+          "gpus_per_node)).")
+      .def("believed_total_work", &PyJob::believed_total_work, "Believed samples to convergence.")
+      .def("believed_remaining_work", &PyJob::believed_remaining_work,
+           "Believed samples left: believed total minus work_done, at least 1.")
+      .def(
+          "believed_time",
+          [](const PyJob& j, int gpus, py::object nodes) {
+            return j.believed_time(gpus, nodes.is_none() ? j.default_nodes(gpus) : nodes.cast<int>());
+          },
+          py::arg("gpus"), py::arg("nodes") = py::none(),
+          "Believed seconds to finish on `gpus` GPUs: believed_remaining_work() / believed_throughput(gpus, nodes).")
+      .def("__repr__", [](const PyJob& j) {
+        return "<Job " + std::to_string(j.id) + " " + j.class_name + " " + j.state + " gpus=" + std::to_string(j.gpus) +
+               " (" + std::to_string(j.min_gpus) + ".." + std::to_string(j.max_gpus) + ")>";
+      });
+  py::class_<PySnapshot>(m, "Snapshot", "What decide() sees: the time, the GPUs and every active job (read-only).")
+      .def_readonly("now_s", &PySnapshot::now_s)
+      .def_readonly("total_gpus", &PySnapshot::total_gpus)
+      .def_readonly("free_gpus", &PySnapshot::free_gpus, "GPUs no job holds before this decision")
+      .def_readonly("gpus_per_node", &PySnapshot::gpus_per_node)
+      .def_readonly("jobs", &PySnapshot::jobs, "active jobs (arrived, unfinished) in arrival order")
+      .def("__repr__", [](const PySnapshot& s) {
+        return "<Snapshot t=" + time_text(s.now_s) + " s, " + std::to_string(py::len(s.jobs)) + " jobs, " +
+               std::to_string(s.free_gpus) + "/" + std::to_string(s.total_gpus) + " GPUs free>";
+      });
+}
+
+void register_python_strategy(const std::string& name, const py::object& cls, const std::vector<std::string>& params,
+                              const std::string& description, const std::string& default_beliefs) {
+  if (name.empty() || name.size() > 64) throw InputError("register_strategy: name must be 1..64 characters");
+  for (const char c : name) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.')) {
+      throw InputError("register_strategy: name '" + name +
+                       "' may hold only letters, digits, '_', '-' and '.' (it is written in configs and labels)");
+    }
+  }
+  const auto names = strategy_names();
+  if (std::find(names.begin(), names.end(), name) != names.end() && python_names().count(name) == 0) {
+    throw InputError("register_strategy: '" + name + "' is a built-in strategy; choose another name");
+  }
+  const auto sources = belief_source_names();
+  if (std::find(sources.begin(), sources.end(), default_beliefs) == sources.end()) {
+    throw InputError("register_strategy: default_beliefs '" + default_beliefs +
+                     "' is not a belief source (valid: " + join_names(sources) + ")");
+  }
+  std::set<std::string> seen;
+  for (const auto& p : params) {
+    if (p.empty() || !seen.insert(p).second) {
+      throw InputError("register_strategy: params must be distinct non-empty names, got '" + p + "'");
+    }
+  }
+  const std::string cls_name = class_name_of(cls);
+  StrategyInfo info;
+  info.name = name;
+  info.description = (description.empty() ? std::string("A strategy written in Python.") : description) +
+                     " (Python class " + cls_name + ")";
+  info.default_beliefs = default_beliefs;
+  info.params = params;
+  auto ref = std::make_shared<PyRef>(cls);
+  info.make = [name, cls_name, ref](const JsonReader& p) -> std::unique_ptr<Strategy> {
+    py::gil_scoped_acquire gil;
+    const py::object kwargs = py::module_::import("json").attr("loads")(p.value().dump());
+    py::object instance;
+    try {
+      instance = ref->get()(**kwargs);
+    } catch (const py::error_already_set& e) {
+      const std::string at = p.path().empty() ? "params" : p.path();
+      throw InputError(p.file() + ": " + at + ": strategy '" + name + "': " + cls_name + "(**params) raised " +
+                       python_error(e));
+    }
+    if (!py::hasattr(instance, "decide") || PyCallable_Check(instance.attr("decide").ptr()) == 0) {
+      throw InputError("strategy '" + name + "': " + cls_name + " has no decide(self, snapshot) method");
+    }
+    return std::make_unique<PyStrategy>(name, instance);
+  };
+  register_strategy(std::move(info));
+  python_names().insert(name);
+}
+
+}  // namespace ringsched::python
