@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 #include "workloads/input_file.h"
 
@@ -22,23 +23,57 @@ std::string short_value(const nlohmann::json& v) {
   return s;
 }
 
+// The line and column of byte `at` (1-based).
+std::pair<std::size_t, std::size_t> line_col(const std::string& text, std::size_t at) {
+  std::size_t line = 1;
+  std::size_t col = 1;
+  for (std::size_t i = 0; i < std::min(at, text.size()); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return {line, col};
+}
+
+// Refuses nesting deeper than kMaxJsonDepth before the parser sees it: tens of thousands of levels overflow the stack
+// of the parser's and the library's recursive code (a crash with no message).
+void check_json_depth(const std::string& text, const std::string& origin) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        const auto [line, col] = line_col(text, i);
+        throw InputError(origin + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                         ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                         " levels of arrays and objects (ringsched's files need fewer than 10)");
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
 }  // namespace
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& origin) {
+  check_json_depth(text, origin);
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    std::size_t line = 1;
-    std::size_t col = 1;
-    const std::size_t limit = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-    for (std::size_t i = 0; i < limit; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
-    }
+    const auto [line, col] = line_col(text, e.byte > 0 ? e.byte - 1 : 0);
     std::string what = e.what();
     const auto pos = what.find("parse error");
     if (pos != std::string::npos) what = what.substr(pos);

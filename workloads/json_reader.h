@@ -16,6 +16,8 @@ namespace ringsched {
 
 // Reads and parses a JSON file; parse errors name the file, line and column.
 nlohmann::json read_json_file(const std::string& path);
+// The deepest nesting of arrays and objects parse_json_text accepts (deeper input is an InputError naming the line).
+inline constexpr std::size_t kMaxJsonDepth = 128;
 // Parses JSON text; `origin` names the source in messages.
 nlohmann::json parse_json_text(const std::string& text, const std::string& origin);
 

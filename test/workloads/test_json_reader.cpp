@@ -78,6 +78,27 @@ TEST_CASE("workloads::parse_json_text: malformed JSON names file, line and colum
              Equals("/nonexistent/ringsched/x.json: cannot open JSON file: no such file"));
 }
 
+TEST_CASE("workloads::parse_json_text: nesting deeper than the limit is an input error, not a crash",
+          "[workloads][json][hostile]") {
+  // 100,000 levels crashed the parser (stack overflow, no message) before the limit.
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  CHECK_THAT(error_of([&] { (void)parse_json_text(deep, "deep.json"); }),
+             Equals("deep.json:1:129: JSON nested deeper than 128 levels of arrays and objects (ringsched's files "
+                    "need fewer than 10)"));
+  const std::string objects = "{\"a\":\n" + [] {
+    std::string s;
+    for (int i = 0; i < 200; ++i)
+      s += "{\"k\": ";
+    return s + "1" + std::string(200, '}');
+  }() + "}";
+  CHECK_THAT(error_of([&] { (void)parse_json_text(objects, "o.json"); }), Contains("o.json:2:"));
+  // Exactly the limit parses; brackets inside strings (escaped quotes included) do not count.
+  const std::string at_limit = std::string(128, '[') + std::string(128, ']');
+  CHECK(parse_json_text(at_limit, "ok.json").is_array());
+  const std::string in_string = "{\"s\": \"\\\"" + std::string(1000, '[') + "\"}";
+  CHECK(parse_json_text(in_string, "s.json").at("s").get<std::string>().size() == 1001);
+}
+
 TEST_CASE("workloads::JsonReader: paths through a whole experiment config", "[workloads][json]") {
   auto parse = [](const std::string& text) {
     return error_of([&] { (void)ringsched::parse_experiment(parse_json_text(text, "e.json"), "e.json", ""); });
