@@ -68,20 +68,33 @@ double PolluxProblem::speedup(std::size_t j, int nodes, int replicas) const {
   return v;
 }
 
-// The lowest cost job j can have on any layout a reallocation may give it: at most 16 nodes, at least r / cap of
-// them (no node holds more than cap GPUs), restarted or not. The bound that lets donations skip a job.
-double PolluxProblem::lowest_cost(std::size_t j) const {
+// For each R = 0..max GPUs, the lowest cost job j can have on any layout of 1..R GPUs a reallocation may give it:
+// at most 16 nodes, at least r / cap of them (no node holds more than cap GPUs), restarted unless it keeps its base
+// GPU and node counts (the only case in which a reallocation counts it unchanged). The bound that lets jumps and
+// donations skip a job (with R the GPUs it could reach: the free ones and its own).
+std::vector<double> PolluxProblem::lowest_costs(std::size_t j) const {
   const PolluxJobInput& in = jobs_[j];
-  double lo = std::numeric_limits<double>::infinity();
-  for (int r = in.min_replicas; r <= in.max_replicas; ++r) {
-    const int k_lo = (r + cap_ - 1) / cap_;
-    const int k_hi = std::min(r, kMaxNodesPerJob);
-    for (int k = k_lo; k <= k_hi; ++k) {
-      lo = std::min({lo, job_cost(j, k, r, false), job_cost(j, k, r, true)});
-      if (k >= in.node_classes) break;  // the same speedup on more nodes
-    }
+  int base_r = 0;
+  int base_k = 0;
+  for (int g : in.base) {
+    base_r += g;
+    base_k += g > 0 ? 1 : 0;
   }
-  return lo;
+  std::vector<double> out(static_cast<std::size_t>(in.max_replicas) + 1, std::numeric_limits<double>::infinity());
+  double lo = std::numeric_limits<double>::infinity();
+  for (int r = 1; r <= in.max_replicas; ++r) {
+    if (r >= in.min_replicas) {
+      const int k_lo = (r + cap_ - 1) / cap_;
+      const int k_hi = std::min(r, kMaxNodesPerJob);
+      for (int k = k_lo; k <= k_hi; ++k) {
+        lo = std::min(lo, job_cost(j, k, r, true));
+        if (k >= in.node_classes) break;  // the same speedup on more nodes
+      }
+      if (r == base_r && base_k <= kMaxNodesPerJob) lo = std::min(lo, job_cost(j, base_k, base_r, false));
+    }
+    out[static_cast<std::size_t>(r)] = lo;
+  }
+  return out;
 }
 
 double PolluxProblem::job_cost(std::size_t j, int nodes, int replicas, bool changed) const {
@@ -192,7 +205,22 @@ struct PolluxProblem::Work {
   std::vector<int> base_sum, base_count;  // each job's base GPUs and base nodes
   std::vector<int> by_free, by_free_unowned;
   std::vector<std::uint64_t> open, open_unowned;
-  std::vector<double> low;  // each job's lowest_cost, filled when donations are first looked at (NaN: not yet)
+  std::vector<std::vector<double>> low;  // each job's lowest_costs, filled when first needed (empty: not yet)
+  int free_total = 0;                    // free GPUs in the cluster
+
+  [[nodiscard]] int free_gpus() const {
+    int f = 0;
+    for (std::size_t v = 1; v < by_free.size(); ++v)
+      f += static_cast<int>(v) * by_free[v];
+    return f;
+  }
+
+  // A lower bound on job j's reallocation cost change while at most `spare` GPUs are free besides its own.
+  double realloc_bound(std::size_t j, int spare) {
+    if (low[j].empty()) low[j] = p.lowest_costs(j);
+    const int reach = std::min(spare + r[j], p.jobs_[j].max_replicas);
+    return low[j][static_cast<std::size_t>(reach)] - cost[j];
+  }
 
   Work(const PolluxProblem& problem, State start) : p(problem), a(std::move(start)) {
     const std::size_t J = p.jobs_.size();
@@ -244,7 +272,7 @@ struct PolluxProblem::Work {
     open_unowned.assign((N + 63) / 64, 0);
     for (std::size_t n = 0; n < N; ++n)
       track(n, 1);
-    low.assign(J, std::numeric_limits<double>::quiet_NaN());
+    low.assign(J, {});
   }
 
   // Adds (sign 1) or removes (-1) node n's entries in by_free, by_free_unowned and the bitsets.
@@ -479,7 +507,7 @@ struct PolluxProblem::Work {
   void fast_single(Move& mv) const;
   void fast_swaps(Move& mv) const;
   void fast_shifts(Move& mv) const;
-  void fast_jumps(Move& mv) const;
+  void fast_jumps(Move& mv);
   void fast_donations(Move& mv);
   void complete(Move& mv) const;
   [[nodiscard]] double realloc_delta(std::size_t j) const;
@@ -872,26 +900,28 @@ double PolluxProblem::Work::realloc_delta(std::size_t j) const {
   return best;
 }
 
-void PolluxProblem::Work::fast_jumps(Move& mv) const {
+void PolluxProblem::Work::fast_jumps(Move& mv) {
   const std::size_t J = p.jobs_.size();
   for (std::size_t j = 0; j < J; ++j) {
     if (r[j] == 0) continue;
     mv.offer(p.job_cost(j, 0, 0, false) - cost[j], Move::Kind::kReset, j);
   }
+  // A job whose lowest possible cost on the GPUs it could reach cannot beat the best move so far is not looked at.
+  const int spare = free_gpus();
   for (std::size_t j = 0; j < J; ++j)
-    mv.offer(realloc_delta(j), Move::Kind::kRealloc, j);
+    if (realloc_bound(j, spare) < mv.delta) mv.offer(realloc_delta(j), Move::Kind::kRealloc, j);
 }
 
 // Donations: each donor's GPUs released for the trial in place (and put back), and a taker j looked at only when
-// its lowest possible cost (lowest_cost: any layout, any restart) could beat the best move so far.
+// its lowest possible cost on the GPUs it could reach then (lowest_costs: the free ones, its own and the donor's
+// released ones; any layout) could beat the best move so far.
 void PolluxProblem::Work::fast_donations(Move& mv) {
   const std::size_t J = p.jobs_.size();
   const double inf = std::numeric_limits<double>::infinity();
-  double low_gain = inf;  // the lowest cost change any job could reach
-  for (std::size_t j = 0; j < J; ++j) {
-    if (std::isnan(low[j])) low[j] = p.lowest_cost(j);
-    low_gain = std::min(low_gain, low[j] - cost[j]);
-  }
+  const int spare = free_gpus();
+  double low_gain = inf;  // the lowest cost change any job could reach (on every GPU)
+  for (std::size_t j = 0; j < J; ++j)
+    low_gain = std::min(low_gain, realloc_bound(j, p.nodes_ * p.cap_));
   for (std::size_t i = 0; i < J; ++i) {
     if (r[i] == 0) continue;
     const int r_i = r[i];
@@ -918,7 +948,7 @@ void PolluxProblem::Work::fast_donations(Move& mv) {
       const double old_cost = cost[i];
       bool tried = false;
       for (std::size_t j = 0; j < J; ++j) {
-        if (j == i || !(di + (low[j] - cost[j]) < mv.delta)) continue;
+        if (j == i || !(di + realloc_bound(j, spare + r_i - keep) < mv.delta)) continue;
         if (!tried) {
           tried = true;
           for (int n : nodes)

@@ -54,7 +54,7 @@ class PolluxProblem {
   struct Work;
   [[nodiscard]] double speedup(std::size_t j, int nodes, int replicas) const;
   [[nodiscard]] double job_cost(std::size_t j, int nodes, int replicas, bool changed) const;
-  [[nodiscard]] double lowest_cost(std::size_t j) const;
+  [[nodiscard]] std::vector<double> lowest_costs(std::size_t j) const;
   [[nodiscard]] State repaired_base() const;
   [[nodiscard]] State search(State start, bool dense) const;
 
