@@ -598,9 +598,7 @@ void PolluxProblem::Work::consider_jumps(Move& mv) const {
 // Job i cut to `keep` GPUs on its nodes holding the most of its GPUs; `nodes_kept` receives how many nodes it keeps.
 std::vector<int> PolluxProblem::Work::kept_row(std::size_t i, int keep, int& nodes_kept) const {
   std::vector<int> irow(static_cast<std::size_t>(p.nodes_), 0);
-  std::vector<int> nodes_i;
-  for (int n = 0; n < p.nodes_; ++n)
-    if (a[i][static_cast<std::size_t>(n)] > 0) nodes_i.push_back(n);
+  std::vector<int> nodes_i = nodes_of[i];  // ascending, as a scan of the nodes finds them
   std::stable_sort(nodes_i.begin(), nodes_i.end(),
                    [&](int x, int y) { return a[i][static_cast<std::size_t>(x)] > a[i][static_cast<std::size_t>(y)]; });
   int left = keep;
@@ -932,9 +930,11 @@ void PolluxProblem::Work::fast_donations(Move& mv) {
       if (std::find(keeps, keeps + t, keep) != keeps + t) continue;  // tried already
       int ki = 0;
       const std::vector<int> irow = kept_row(i, keep, ki);
-      int nd = 0;
-      for (int n = 0; n < p.nodes_; ++n)
+      int nd = 0;  // nodes where irow differs from the base: only i's nodes and base nodes can
+      for (int n : nodes_of[i])
         nd += irow[static_cast<std::size_t>(n)] != p.jobs_[i].base[static_cast<std::size_t>(n)] ? 1 : 0;
+      for (int n : base_nodes[i])
+        nd += a[i][static_cast<std::size_t>(n)] == 0 ? 1 : 0;  // base > 0, irow 0 there
       const double di = p.job_cost(i, ki, keep, nd > 0) - cost[i];
       if (!(di + low_gain < mv.delta)) continue;  // no taker can make up for i's loss
       // i's layout for the trial; put back below exactly as it was.
