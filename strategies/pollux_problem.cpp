@@ -206,7 +206,6 @@ struct PolluxProblem::Work {
   std::vector<int> by_free, by_free_unowned;
   std::vector<std::uint64_t> open, open_unowned;
   std::vector<std::vector<double>> low;  // each job's lowest_costs, filled when first needed (empty: not yet)
-  int free_total = 0;                    // free GPUs in the cluster
 
   [[nodiscard]] int free_gpus() const {
     int f = 0;
