@@ -165,14 +165,14 @@ struct RandomProblem {
   int cap = 0;
 };
 
-RandomProblem random_problem(std::uint64_t& state, int max_jobs, int max_nodes, double crowding) {
+RandomProblem random_problem(std::uint64_t& state, int max_jobs, int max_nodes, double crowding, int min_nodes = 1) {
   auto uniform = [&]() {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     return static_cast<double>(state >> 11) / static_cast<double>(1ULL << 53);
   };
   auto pick = [&](int lo, int hi) { return lo + static_cast<int>(uniform() * (hi - lo + 1)); };
   RandomProblem rp;
-  rp.nodes = pick(1, max_nodes);
+  rp.nodes = pick(min_nodes, max_nodes);
   const int caps[] = {1, 2, 3, 4, 4, 8};
   rp.cap = caps[pick(0, 5)];
   const int n_jobs = pick(1, max_jobs);
@@ -246,6 +246,36 @@ TEST_CASE("strategies::PolluxProblem: the incremental search makes the plain sea
   CHECK(moved >= 300);  // the instances exercise the search, not only its start
 }
 
+TEST_CASE("strategies::PolluxProblem: the incremental search matches the plain search on clusters of 65 to 150 nodes",
+          "[pollux]") {
+  // The bitsets of open nodes span several 64-bit words here (the 2,048-GPU runs use 512 nodes); in every other
+  // instance all but the last few nodes are filled, so the only free GPUs lie past the first word.
+  std::uint64_t state = 4096;
+  for (int t = 0; t < 24; ++t) {
+    RandomProblem rp = random_problem(state, 60, 150, t % 2 == 0 ? 0.95 : 0.6, 65);
+    if (t % 2 == 1) {
+      std::vector<int> used(static_cast<std::size_t>(rp.nodes), 0);
+      for (const auto& in : rp.jobs)
+        for (int n = 0; n < rp.nodes; ++n)
+          used[static_cast<std::size_t>(n)] += in.base[static_cast<std::size_t>(n)];
+      for (int n = 0; n < rp.nodes - 1 - t % 5; ++n) {
+        const int room = rp.cap - used[static_cast<std::size_t>(n)];
+        if (room <= 0) continue;
+        PolluxJobInput in;
+        in.speedup = [](int, int r) { return std::sqrt(static_cast<double>(r)); };
+        in.max_replicas = room;
+        in.restart_factor = 0.2;
+        in.base.assign(static_cast<std::size_t>(rp.nodes), 0);
+        in.base[static_cast<std::size_t>(n)] = room;
+        rp.jobs.push_back(std::move(in));
+      }
+    }
+    const PolluxProblem p(rp.jobs, rp.nodes, rp.cap);
+    INFO("instance " << t << ": " << rp.jobs.size() << " jobs on " << rp.nodes << " x " << rp.cap << " GPUs");
+    REQUIRE(p.solve() == p.solve_reference());
+  }
+}
+
 TEST_CASE(
     "strategies::PolluxProblem: on a full cluster with waiting jobs the incremental search donates as the plain "
     "search does",
@@ -284,6 +314,28 @@ TEST_CASE(
     INFO("instance " << t << ": " << rp.jobs.size() << " jobs on " << rp.nodes << " x " << rp.cap << " GPUs");
     REQUIRE(p.solve() == p.solve_reference());
   }
+}
+
+TEST_CASE("strategies::PolluxProblem: an add goes to the first open node past the first 64, as the plain search's",
+          "[pollux]") {
+  // 130 nodes x 4 GPUs, full but for node 128 (3 free) and node 129 (1 free); a waiting job may take 1 GPU. The
+  // add (first open node: 128) and the reallocation (tightest fit: 129) cost the same, and the add is looked at
+  // first: both searches must put the job on node 128.
+  const int nodes = 130;
+  std::vector<PolluxJobInput> jobs;
+  for (int n = 0; n < nodes; ++n) {
+    const int held = n == 128 ? 1 : (n == 129 ? 3 : 4);
+    PolluxJobInput in = job([](int, int r) { return std::sqrt(static_cast<double>(r)); }, held,
+                            std::vector<int>(static_cast<std::size_t>(nodes), 0), 1, 0.2);
+    in.base[static_cast<std::size_t>(n)] = held;
+    jobs.push_back(std::move(in));
+  }
+  jobs.push_back(job([](int, int r) { return static_cast<double>(r); }, 1,
+                     std::vector<int>(static_cast<std::size_t>(nodes), 0), 1, 0.5));
+  const PolluxProblem p(jobs, nodes, 4);
+  const PolluxProblem::State got = p.solve();
+  REQUIRE(got == p.solve_reference());
+  CHECK(got.back()[128] == 1);
 }
 
 TEST_CASE("strategies::PolluxProblem: node_classes must be positive", "[pollux]") {
