@@ -252,6 +252,7 @@ class Pollux final : public Strategy {
       j.speedup = [&c, report, base_goodput](int k, int r) {
         return base_goodput > 0.0 ? c.goodput(report, k, r) / base_goodput : 0.0;
       };
+      j.node_classes = 2;  // the goodput model tells one node from several and nothing more
     } else if (rep == nullptr && v.belief != nullptr) {
       // No goodput model (a job of another truth kind): the belief's throughput, relative to a fair share on one
       // node; Pollux then maximises throughput alone, without statistical efficiency.
@@ -263,6 +264,7 @@ class Pollux final : public Strategy {
     } else {
       // Nothing measured yet: speedup linear in the GPUs (the artifact's jobs before their first profile).
       j.speedup = [f](int, int r) { return static_cast<double>(r) / f; };
+      j.node_classes = 1;
     }
     return j;
   }
