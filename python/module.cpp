@@ -58,8 +58,10 @@ class PyResult {
     return experiment_warnings(*cfg_, *res_, trace_work_check(*cfg_));
   }
   // The files `ringsched simulate --out DIR` writes, all at once (the folder changes only when everything is written).
-  void write(const std::string& dir) const {
+  void write(const std::string& dir, bool force) const {
+    check_earlier_results(dir, force);
     StagedOutput staged(dir);
+    staged.replace(output_file_names());
     write_outputs(staged, *cfg_, *res_);
     write_placement_outputs(staged, *cfg_, *res_);
     staged.commit();
@@ -242,7 +244,7 @@ PYBIND11_MODULE(_core, m) {
       .def("failed", &PyResult::failed)
       .def("failures", &PyResult::failures)
       .def("warnings", &PyResult::warnings)
-      .def("write", &PyResult::write, py::arg("dir"));
+      .def("write", &PyResult::write, py::arg("dir"), py::arg("force"));
   m.def("simulate", &py_simulate, py::arg("path"), py::arg("config_text"), py::arg("origin"), py::arg("base_dir"),
         py::arg("seeds"), py::arg("jobs"), py::arg("restart_cost"), py::arg("strategies"), py::arg("threads"),
         py::arg("optimality_gap"));

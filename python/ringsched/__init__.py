@@ -224,10 +224,11 @@ class Result:
     def failures(self) -> str:
         return self._core.failures()
 
-    def write(self, out_dir: Union[str, os.PathLike]) -> None:
+    def write(self, out_dir: Union[str, os.PathLike], force: bool = False) -> None:
         """Write summary.json, jobs.csv, events.csv, table.md, table.csv (and the belief and placement outputs)
-        into out_dir, all at once."""
-        self._core.write(os.fspath(out_dir))
+        into out_dir, all at once. A folder holding an earlier run's files is refused (InputError) unless
+        force=True, which replaces that whole set (as `--out DIR --force`)."""
+        self._core.write(os.fspath(out_dir), bool(force))
 
     def __repr__(self) -> str:
         s = self.summary

@@ -29,6 +29,11 @@ def test_summary_and_outputs_are_the_command_lines_byte_for_byte(tmp_path, binar
     res.write(tmp_path / "py")
     for name in sorted(os.listdir(out)):
         assert (tmp_path / "py" / name).read_bytes() == (out / name).read_bytes(), name
+    with pytest.raises(ringsched.InputError, match="holds the results of an earlier run"):
+        res.write(tmp_path / "py")
+    (tmp_path / "py" / "prediction_errors.csv").write_text("stale\n")
+    res.write(tmp_path / "py", force=True)
+    assert not (tmp_path / "py" / "prediction_errors.csv").exists()
 
 
 def test_overrides_act_as_the_flags(tmp_path, binary, example):

@@ -7,10 +7,12 @@
 
 #include "models/input_error.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/interrupt.h"
 
 using namespace ringsched;
 
 int main(int argc, char** argv) {
+  cli::handle_interrupts();  // before any thread starts, so that every thread inherits the blocked signals
   CLI::App app{
       "ringsched: simulate elastic scheduling of ring all-reduce training jobs on GPU clusters (arXiv 1908.08082).\n"
       "Start with `ringsched table3`; see README.md for the config format."};

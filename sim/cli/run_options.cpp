@@ -24,7 +24,11 @@ void add_run_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("--format", o.format, "Table format on stdout: md (Markdown), csv or json")
       ->check(CLI::IsMember({"md", "csv", "json"}));
   cmd->add_option("--out", o.out,
-                  "Directory for summary.json, jobs.csv, events.csv, table.md, table.csv (written atomically)");
+                  "Directory for summary.json, jobs.csv, events.csv, table.md, table.csv (written atomically, all "
+                  "at once); a folder with an earlier run's files is refused unless --force");
+  cmd->add_flag("--force", o.force,
+                "Let --out replace an earlier run's files (the whole set: files the new run does not write, such "
+                "as an earlier prediction_errors.csv, are removed; other files are left alone)");
   cmd->add_option("--restart-cost", o.restart_cost, "Restart cost in seconds (restart.cost_s); overrides the config")
       ->check(CLI::Range(0.0, 86400.0));
   cmd->add_flag(
@@ -91,14 +95,17 @@ void apply_run_options(nlohmann::json& doc, const RunOptions& o) {
   doc["strategies"] = list;
 }
 
-int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, const std::string& label) {
+int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, const std::string& label,
+                   std::string* table) {
   const Format f = parse_format(o.format);
   // The output folder is checked before the run and changes only when everything was written: jobs.csv and
   // events.csv are streamed into its staging folder run by run, the rest follows the run.
   std::optional<StagedOutput> staged;
   RunRowStream rows;
   if (!o.out.empty()) {
+    check_earlier_results(o.out, o.force);
     staged.emplace(o.out);
+    staged->replace(output_file_names());
     rows.begin(*staged, cfg);
   }
   const std::uint64_t jobs_per_run =
@@ -116,11 +123,24 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
   if (o.stats) res.stats = collect_run_stats(res.runs, secs);
   for (const auto& w : experiment_warnings(cfg, res, trace_work_check(cfg)))
     std::fprintf(stderr, "ringsched: warning: %s\n", w.c_str());
-  std::cout << (view == View::kTable3 ? render_table3(cfg, res, f) : render_summary(cfg, res, f));
-  std::cout << render_belief_report(cfg, res, f);     // empty unless prediction errors or measured tables
-  std::cout << render_placement_report(cfg, res, f);  // empty unless topology/placement/gap
-  if (res.stats) std::cout << render_stats(*res.stats, f);
-  std::cout << std::flush;
+  const std::string main = view == View::kTable3 ? render_table3(cfg, res, f) : render_summary(cfg, res, f);
+  if (table != nullptr) {
+    *table = main;
+    const bool reports = !render_belief_report(cfg, res, f).empty() || !render_placement_report(cfg, res, f).empty();
+    if (reports && o.out.empty() && !o.quiet) {
+      std::fprintf(stderr,
+                   "ringsched: %snote: the prediction-error, clamping and placement reports are not printed with "
+                   "--format %s (one document); --out DIR writes them (table.md, prediction_errors.csv, "
+                   "placement.csv)\n",
+                   label.empty() ? "" : (label + ": ").c_str(), o.format.c_str());
+    }
+  } else {
+    std::cout << main;
+    std::cout << render_belief_report(cfg, res, f);     // empty unless prediction errors or measured tables
+    std::cout << render_placement_report(cfg, res, f);  // empty unless topology/placement/gap
+    if (res.stats) std::cout << render_stats(*res.stats, f);
+    std::cout << std::flush;
+  }
   if (staged) {
     write_outputs(*staged, cfg, res, /*rows_streamed=*/true);
     write_placement_outputs(*staged, cfg, res);

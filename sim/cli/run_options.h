@@ -25,6 +25,7 @@ struct RunOptions {
   bool optimality_gap = false;
   bool quiet = false;  // no progress line, no "N runs in T s" line
   bool stats = false;  // events, decisions, time and peak memory in the output and summary.json
+  bool force = false;  // --out may replace an earlier run's files
 };
 
 void add_run_options(CLI::App* cmd, RunOptions& o);
@@ -45,6 +46,9 @@ enum class View { kTable3, kSummary };
 // changes only when everything was written); draws the live progress line on stderr for runs that last (unless
 // --quiet) and reports timing and failures on stderr ("ringsched: <label>: N runs in T s"). Returns 1 when a run
 // failed.
-int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, const std::string& label);
+// With `table` non-null the view is stored there instead of printed, and the reports after it (belief, placement,
+// stats) are not printed (`table3 --format csv|json` prints its blocks as one document; --out has them all).
+int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, const std::string& label,
+                   std::string* table = nullptr);
 
 }  // namespace ringsched::cli

@@ -96,6 +96,37 @@ std::vector<Block> table3_blocks(const Table3Options& o) {
   return blocks;
 }
 
+// The blocks' tables as one document: CSV with a leading `block` column (one header), or a JSON object keyed by
+// block ("in-sample", "held-out"), each the block's summary.json.
+std::string merge_block_tables(const std::vector<Block>& blocks, const std::vector<std::string>& tables,
+                               const std::string& format) {
+  if (format == "json") {
+    nlohmann::json doc = nlohmann::json::object();
+    for (std::size_t i = 0; i < blocks.size(); ++i)
+      doc[blocks[i].label] = parse_json_text(tables[i], blocks[i].label);
+    return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  }
+  std::string out;
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    std::size_t start = 0;
+    bool header = true;
+    while (start < tables[i].size()) {
+      std::size_t end = tables[i].find('\n', start);
+      if (end == std::string::npos) end = tables[i].size();
+      const std::string line = tables[i].substr(start, end - start);
+      start = end + 1;
+      if (line.empty()) continue;
+      if (header) {
+        header = false;
+        if (i == 0) out += "block," + line + "\n";
+        continue;
+      }
+      out += blocks[i].label + "," + line + "\n";
+    }
+  }
+  return out;
+}
+
 int run_table3(const Table3Options& o) {
   if (!o.show.empty()) {
     if (o.run.seeds || o.run.jobs || o.run.restart_cost || !o.run.strategies.empty() || o.run.optimality_gap ||
@@ -111,17 +142,22 @@ int run_table3(const Table3Options& o) {
     return 0;
   }
   const std::vector<Block> blocks = table3_blocks(o);
-  for (const Block& b : blocks)  // every output folder is usable before any block runs
-    if (!b.out_dir.empty()) check_output_dir(b.out_dir);
+  for (const Block& b : blocks) {  // every output folder is usable before any block runs
+    if (b.out_dir.empty()) continue;
+    check_earlier_results(b.out_dir, o.run.force);
+    check_output_dir(b.out_dir);
+  }
   const bool md = o.run.format == "md";
   int rc = 0;
+  std::vector<std::string> tables(blocks.size());
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     const Block& b = blocks[i];
     if (md && i > 0) std::cout << '\n';
     if (md) std::cout << block_heading(b.config);
     RunOptions run = o.run;
     run.out = b.out_dir;
-    const int brc = run_and_report(b.config, run, View::kTable3, b.label);
+    // CSV and JSON: one document for every block, printed once all have run (md prints each as it finishes).
+    const int brc = run_and_report(b.config, run, View::kTable3, b.label, md ? nullptr : &tables[i]);
     if (rc == 0) rc = brc;
     if (!o.plot.empty()) {
       const std::string plot_dir = b.label == "held-out" && blocks.size() > 1 ? o.plot + "/held-out" : o.plot;
@@ -129,6 +165,7 @@ int run_table3(const Table3Options& o) {
       if (rc == 0) rc = prc;
     }
   }
+  if (!md) std::cout << merge_block_tables(blocks, tables, o.run.format) << std::flush;
   return rc;
 }
 
@@ -148,7 +185,9 @@ Command add_table3_command(CLI::App& app) {
       "  ringsched table3 --strategies eight,precompute[oracle] --format csv\n"
       "  ringsched table3 --eval held-out --heldout-protocol multi-node\n"
       "  ringsched table3 --show-config held-out > my.json # then: ringsched simulate --config my.json\n"
-      "Cells: mean JCT in minutes +- 95% CI over seeds; (0.40x) = paired per-seed ratio to eight.");
+      "Cells: mean JCT in minutes +- 95% CI over seeds; (0.40x) = paired per-seed ratio to eight.\n"
+      "--format csv prints one table for every block (first column `block`), --format json one object keyed by "
+      "block (each the block's summary.json); the belief and placement reports are in --out's files.");
   // No CLI::ExistingFile check: read_json_file reports a missing file in the one-line "file: ..." form (exit 2).
   t3->add_option("--config", o->config, "Use this experiment config instead of the built-in in-sample block");
   t3->add_option("--strategies", o->run.strategies,

@@ -4,11 +4,13 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <stdexcept>
 
 #include "models/input_error.h"
@@ -73,6 +75,34 @@ int remove_stale_temporaries(const std::string& dir) {
   return removed;
 }
 
+namespace {
+
+// The staging folders alive in this process, by staging path -> output folder (for remove_live_staging).
+struct LiveStaging {
+  std::mutex mutex;
+  std::map<std::string, std::string> folders;
+};
+
+LiveStaging& live_staging() {
+  static LiveStaging live;
+  return live;
+}
+
+}  // namespace
+
+std::vector<std::string> remove_live_staging() {
+  LiveStaging& live = live_staging();
+  const std::lock_guard<std::mutex> lock(live.mutex);
+  std::vector<std::string> dirs;
+  for (const auto& [stage, dir] : live.folders) {
+    std::error_code ec;
+    std::filesystem::remove_all(stage, ec);
+    dirs.push_back(dir);
+  }
+  live.folders.clear();
+  return dirs;
+}
+
 StagedOutput::StagedOutput(std::string dir) : dir_(std::move(dir)) {
   ensure_directory(dir_);
   remove_stale_temporaries(dir_);
@@ -81,12 +111,16 @@ StagedOutput::StagedOutput(std::string dir) : dir_(std::move(dir)) {
   std::filesystem::remove_all(stage_, ec);
   std::filesystem::create_directory(stage_, ec);
   if (ec) throw InputError(dir_ + ": cannot write output here: " + ec.message());
+  const std::lock_guard<std::mutex> lock(live_staging().mutex);
+  live_staging().folders[stage_] = dir_;
 }
 
 StagedOutput::~StagedOutput() {
   streams_.clear();  // close open files before removing them
   std::error_code ec;
   std::filesystem::remove_all(stage_, ec);
+  const std::lock_guard<std::mutex> lock(live_staging().mutex);
+  live_staging().folders.erase(stage_);
 }
 
 void StagedOutput::write(const std::string& name, const std::string& content) {
@@ -124,6 +158,11 @@ void StagedOutput::commit() {
     std::error_code ec;
     std::filesystem::rename(stage_ + "/" + name, dir_ + "/" + name, ec);
     if (ec) throw std::runtime_error(dir_ + "/" + name + ": cannot move into place: " + ec.message());
+  }
+  for (const auto& name : known_) {
+    if (std::find(names_.begin(), names_.end(), name) != names_.end()) continue;
+    std::error_code gone;
+    std::filesystem::remove(dir_ + "/" + name, gone);  // absent is fine
   }
   std::error_code ec;
   std::filesystem::remove_all(stage_, ec);

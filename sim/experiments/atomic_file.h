@@ -36,14 +36,23 @@ class StagedOutput {
   // Appends to one file in the staging folder, created on the first call (streamed outputs: jobs.csv and events.csv
   // grow run by run). Write errors are reported here or by commit().
   void append(const std::string& name, const std::string& content);
-  // Moves every staged file into `dir` (a rename each, same file system) and removes the staging folder.
+  // Moves every staged file into `dir` (a rename each, same file system) and removes the staging folder; with
+  // replace(), also removes the named files this set did not write (an earlier run's stale results).
   void commit();
+  // Names of files of the same kind of output (e.g. every file a run can write) that commit() removes when this set
+  // did not write them, so `dir` holds one run's files only.
+  void replace(std::vector<std::string> known) { known_ = std::move(known); }
 
  private:
   std::string dir_;
   std::string stage_;
   std::vector<std::string> names_;
   std::map<std::string, std::ofstream> streams_;  // files being appended to
+  std::vector<std::string> known_;                // replace()
 };
+
+// Removes the staging folders of every StagedOutput alive in this process (an interrupted run: SIGINT, SIGTERM) and
+// returns their output folders. Safe to call from any thread; the objects' later destruction finds nothing to remove.
+std::vector<std::string> remove_live_staging();
 
 }  // namespace ringsched

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 #include "sim/experiments/atomic_file.h"
@@ -593,6 +594,24 @@ void write_outputs(StagedOutput& out, const ExperimentConfig& c, const Experimen
   out.write("table.md", render_table3(c, r, Format::kMarkdown) + render_belief_report(c, r, Format::kMarkdown));
   out.write("table.csv", render_table3(c, r, Format::kCsv));
   if (c.output.prediction_errors) out.write("prediction_errors.csv", prediction_errors_csv(r));
+}
+
+const std::vector<std::string>& output_file_names() {
+  static const std::vector<std::string> names = {"summary.json", "jobs.csv",      "events.csv",           "table.md",
+                                                 "table.csv",    "placement.csv", "prediction_errors.csv"};
+  return names;
+}
+
+void check_earlier_results(const std::string& dir, bool force) {
+  if (force || dir.empty()) return;
+  std::string found;
+  for (const auto& name : output_file_names()) {
+    std::error_code ec;
+    if (std::filesystem::exists(std::filesystem::path(dir) / name, ec)) found += (found.empty() ? "" : ", ") + name;
+  }
+  if (found.empty()) return;
+  throw InputError(dir + ": holds the results of an earlier run (" + found +
+                   "); pass --force to replace that run's files (all of them), or choose another folder");
 }
 
 int failed_runs(const ExperimentResult& r) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -65,6 +66,13 @@ class RunRowStream {
 // Writes summary.json, jobs.csv, events.csv (unless rows_streamed: a RunRowStream wrote them), table.md (with the
 // belief report), table.csv and, with prediction errors, prediction_errors.csv into dir (created if needed).
 void write_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r, bool rows_streamed = false);
+
+// Every file an experiment's output folder can hold (write_outputs, write_placement_outputs).
+const std::vector<std::string>& output_file_names();
+// An output folder (`--out`) that already holds an earlier run's files (output_file_names) is refused with an
+// InputError naming them and --force, unless `force`: then the new run's set replaces the whole earlier set
+// (StagedOutput::replace), stale files included.
+void check_earlier_results(const std::string& dir, bool force);
 
 // Number of failed runs; their errors are listed by describe_failures.
 int failed_runs(const ExperimentResult& r);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -366,7 +367,9 @@ TEST_CASE("sim::cli: table3 prints the same numbers as before from its two built
           "[sim][cli][golden]") {
   // test/fixtures/golden/table3.{md,csv}: the output of the default `ringsched table3` (both blocks). The numbers
   // were produced before the held-out block became a config (hand-wired runner, commit 4aeee6f) and are unchanged
-  // since; only the two "## " headings were added. Regenerate only for an intended change of results.
+  // since; only the two "## " headings were added. table3.csv became one table with a `block` column (issue 25:
+  // two concatenated CSV documents and the held-out prediction-error rows before; the same numbers, checked row by
+  // row when it changed). Regenerate only for an intended change of results.
   const auto golden = std::filesystem::path(RINGSCHED_TEST_DIR) / "fixtures" / "golden";
   const char* update = std::getenv("RINGSCHED_UPDATE_GOLDEN");
   if (update != nullptr && std::string(update) == "1") {
@@ -385,6 +388,32 @@ TEST_CASE("sim::cli: table3 prints the same numbers as before from its two built
       CHECK(csv.out == ringsched::test::read_whole_file(golden / "table3.csv"));
     }
   }
+}
+
+TEST_CASE("sim::cli: table3 --format csv and json print one document for both blocks", "[sim][cli]") {
+  const auto csv = run_cli("table3 --seeds 1 --jobs 6 --threads 2 --format csv --quiet");
+  REQUIRE(csv.code == 0);
+  std::istringstream lines(csv.out);
+  std::string line;
+  std::getline(lines, line);
+  CHECK(line == "block,level,load,strategy,mean_jct_min,ci95_min,n,ratio_to_eight,ratio_ci95");
+  int in_sample = 0;
+  int held_out = 0;
+  while (std::getline(lines, line)) {
+    INFO(line);
+    REQUIRE(std::count(line.begin(), line.end(), ',') == 8);  // one table: no second header, no blank line
+    in_sample += line.rfind("in-sample,", 0) == 0 ? 1 : 0;
+    held_out += line.rfind("held-out,", 0) == 0 ? 1 : 0;
+  }
+  CHECK(in_sample == 16);  // 4 levels x 4 strategies
+  CHECK(held_out == 24);   // 4 levels x 6 strategies
+  const auto json = run_cli("table3 --seeds 1 --jobs 6 --threads 2 --format json --quiet");
+  REQUIRE(json.code == 0);
+  const auto doc = nlohmann::json::parse(json.out);  // one document (two concatenated ones would not parse)
+  REQUIRE(doc.is_object());
+  CHECK(doc.size() == 2);
+  CHECK(doc.at("in-sample").at("cells").size() == 16);
+  CHECK(doc.at("held-out").at("cells").size() == 24);
 }
 
 TEST_CASE("sim::cli: table3 labels both blocks and shows its built-in configs", "[sim][cli][examples]") {
@@ -484,6 +513,55 @@ TEST_CASE("sim::cli: unusable --out and absurd flags fail before any work, writi
   const auto zero = run_cli("validate --config /dev/zero");
   CHECK(zero.code == 2);
   CHECK_THAT(zero.err, Catch::Contains("not a regular file"));
+}
+
+TEST_CASE("sim::cli: --out refuses an earlier run's folder unless --force, which replaces the whole set",
+          "[sim][cli][hostile]") {
+  const std::string tiny = shell_quote((kExamples / "tiny-2node.json").string());
+  TempDir tmp;
+  const std::string out = shell_quote(tmp / "o");
+  REQUIRE(run_cli("simulate --config " + tiny + " --seeds 1 --quiet --out " + out).code == 0);
+  const std::string first = ringsched::test::read_whole_file(tmp / "o/summary.json");
+  // A second run into the same folder: refused before any work, the first run's files untouched.
+  const auto again = run_cli("simulate --config " + tiny + " --seeds 2 --quiet --out " + out);
+  CHECK(again.code == 2);
+  CHECK(again.out.empty());
+  CHECK_THAT(again.err, Catch::Contains("holds the results of an earlier run (summary.json, jobs.csv, events.csv, "
+                                        "table.md, table.csv); pass --force"));
+  CHECK(ringsched::test::read_whole_file(tmp / "o/summary.json") == first);
+  // --force: the new set replaces the old one; a stale file of the same kind goes, a user's own file stays.
+  std::ofstream(tmp / "o/prediction_errors.csv") << "stale\n";
+  std::ofstream(tmp / "o/notes.txt") << "mine\n";
+  const auto forced = run_cli("simulate --config " + tiny + " --seeds 2 --quiet --force --out " + out);
+  REQUIRE(forced.code == 0);
+  CHECK(ringsched::test::read_whole_file(tmp / "o/summary.json") != first);
+  CHECK_FALSE(std::filesystem::exists(tmp.path() / "o/prediction_errors.csv"));
+  CHECK(std::filesystem::exists(tmp.path() / "o/notes.txt"));
+  // table3 checks both blocks' folders before running either.
+  const auto t3 = run_cli("table3 --seeds 1 --jobs 4 --quiet --out " + out);
+  CHECK(t3.code == 2);
+  CHECK_THAT(t3.err, Catch::Contains("holds the results of an earlier run"));
+}
+
+TEST_CASE("sim::cli: SIGINT removes the output being staged, keeps earlier results and says so", "[sim][cli]") {
+  // A run long enough to interrupt (1.07 M jobs), into a folder holding an earlier run's files (--force).
+  const std::string big = shell_quote(std::string(RINGSCHED_TEST_DIR) + "/../bench/scale/philly-1m-2048.json");
+  TempDir tmp;
+  const std::string out = tmp / "o";
+  std::filesystem::create_directories(out);
+  std::ofstream(out + "/summary.json") << "earlier\n";
+  const std::string script =
+      shell_quote(RINGSCHED_BINARY) + " simulate --config " + big + " --strategies eight --force --quiet --out " +
+      shell_quote(out) + " 2>" + shell_quote(tmp / "err") + " >/dev/null & p=$!; i=0; " +
+      "while [ $i -lt 600 ] && ! ls -a " + shell_quote(out) + " | grep -q staging; do sleep 0.05; i=$((i+1)); done; " +
+      "kill -INT $p; wait $p; echo $? >" + shell_quote(tmp / "rc");
+  REQUIRE(std::system(("/bin/sh -c " + shell_quote(script)).c_str()) == 0);
+  CHECK(ringsched::test::read_whole_file(tmp / "rc") == "130\n");
+  CHECK_THAT(ringsched::test::read_whole_file(tmp / "err"),
+             Catch::Contains("interrupted (SIGINT); removed the unfinished output in " + out));
+  for (const auto& e : std::filesystem::directory_iterator(out))
+    CHECK(e.path().filename().string().find("staging") == std::string::npos);
+  CHECK(ringsched::test::read_whole_file(out + "/summary.json") == "earlier\n");
 }
 
 namespace {
