@@ -71,6 +71,10 @@ Command add_catalogs_command(CLI::App& app) {
   c->add_option("--show", o->show, "Print this built-in catalog");
   c->add_option("--pollux-dir", o->pollux_dir, "Pollux data folder for pollux / pollux-goodput (default: the shipped)");
   c->add_option("--gavel-dir", o->gavel_dir, "Gavel data folder for gavel (default: the shipped)");
+  c->footer(
+      "Examples:\n  ringsched catalogs\n  ringsched catalogs --show paper > my-catalog.json   # edit, then name "
+      "it in a config's workload.catalog\n  ringsched catalogs --show pollux-goodput\n"
+      "Format: docs/config.md (catalogs).");
   return {c, [o] {
             const auto dir = [&o](const DataCatalogInfo& d) {
               const std::string& given = d.dir_key == "gavel_dir" ? o->gavel_dir : o->pollux_dir;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/flags.h"
 #include "sim/sweeps/check.h"
 
 namespace ringsched::cli {
@@ -42,9 +43,14 @@ Command add_check_command(CLI::App& app) {
   check->add_option("--results", o->results, "Results to check (same kind of file)")->required();
   check->add_option("--tolerance", o->tolerances,
                     "Relative tolerance on means: 0.05 for all metrics, or METRIC=0.02 (repeatable); default 0.05");
-  check->add_option("--alpha", o->opt.alpha, "Welch t-test significance level (default 0.05)");
+  check->add_option("--alpha", o->opt.alpha, "Welch t-test significance level (default 0.05)")->check(strict_number());
   check->add_flag("--no-test", o->no_test, "No statistical test: any mean beyond tolerance drifts");
   check->add_option("--metrics", o->metrics, "Comma-separated metrics to compare (default: all)");
+  check->footer(
+      "Examples:\n  ringsched check --baseline test/baselines/regression-sweep.json --results out/sweep/sweep.json\n"
+      "  ringsched check --baseline old/summary.json --results new/summary.json --tolerance mean_jct_s=0.02\n"
+      "  ringsched check --baseline a.json --results b.json --no-test --metrics mean_jct_s,makespan_s\n"
+      "Exit 0: no drift; 1: a metric drifted (listed); 2: bad input.");
   return {check, [o] { return run_check(*o); }};
 }
 

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/flags.h"
 #include "sim/fitting/fit_command.h"
 
 namespace ringsched::cli {
@@ -34,16 +35,21 @@ Command add_fit_command(CLI::App& app) {
   fit->add_option("--pollux-dir", o->pollux_dir, "Pollux data folder (default: the shipped one)");
   fit->add_option("--name", o->name, "Class name of the entry (default: the application, or `fitted`)");
   fit->add_option(
-      "--model-size", o->model_size,
-      "Model size in millions of parameters (with --csv: required by the eq5, two-level and multi-node models; "
-      "net does not use it)");
+         "--model-size", o->model_size,
+         "Model size in millions of parameters (with --csv: required by the eq5, two-level and multi-node models; "
+         "net does not use it)")
+      ->check(strict_number());
   fit->add_option("--gpus-per-node", o->gpus_per_node,
                   "GPUs per node, to place packed probes and the protocols' points (default: inferred from the "
                   "points, the most GPUs any point puts on one node)")
+      ->check(strict_integer())
       ->check(CLI::Range(1, 1024));
-  fit->add_option("--work-samples", o->work_samples, "Work to convergence in samples for the entry");
-  fit->add_option("--max-gpus", o->max_gpus, "gpus.max of the entry (default 64)")->check(CLI::Range(1, 1 << 20));
-  fit->add_option("--out", o->out, "Also write the JSON to this file (atomically)");
+  fit->add_option("--work-samples", o->work_samples, "Work to convergence in samples for the entry")
+      ->check(strict_number());
+  fit->add_option("--max-gpus", o->max_gpus, "gpus.max of the entry (default 64)")
+      ->check(strict_integer())
+      ->check(CLI::Range(1, 1 << 20));
+  fit->add_option("--out", o->out, "Also write the JSON to this file (atomically)")->check(non_empty());
   fit->footer(
       "Examples:\n  ringsched fit --pollux all                 # every protocol on every application, and the\n"
       "                                             # two-node study (error at 32+ GPUs from <= 2-node probes)\n"

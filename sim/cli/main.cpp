@@ -7,6 +7,7 @@
 
 #include "models/input_error.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/flags.h"
 #include "sim/cli/interrupt.h"
 
 using namespace ringsched;
@@ -22,6 +23,10 @@ int main(int argc, char** argv) {
       cli::add_table3_command(app),     cli::add_simulate_command(app), cli::add_validate_command(app),
       cli::add_strategies_command(app), cli::add_catalogs_command(app), cli::add_sweep_command(app),
       cli::add_check_command(app),      cli::add_fit_command(app),      cli::add_metrics_command(app)};
+  if (const std::string bad = cli::check_names(app, argc, argv); !bad.empty()) {
+    std::cerr << "ringsched: error: " << bad << "\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,11 +1,14 @@
 // sim/cli/run_options.cpp — shared run options of `table3` and `simulate`, and the run-and-report step.
 #include "sim/cli/run_options.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 
+#include "sim/beliefs/belief_sources.h"
+#include "sim/cli/flags.h"
 #include "sim/experiments/belief_checks.h"
 #include "sim/experiments/placement_report.h"
 #include "sim/experiments/progress.h"
@@ -16,20 +19,26 @@ namespace ringsched::cli {
 
 void add_run_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("--seeds", o.seeds, "Replicates (seeds) per cell; overrides the config")
+      ->check(strict_integer())
       ->check(CLI::Range(1, 100000));
-  cmd->add_option("--jobs", o.jobs, "Jobs per replicate; overrides the config")->check(CLI::Range(1, 10000000));
+  cmd->add_option("--jobs", o.jobs, "Jobs per replicate; overrides the config")
+      ->check(strict_integer())
+      ->check(CLI::Range(1, 10000000));
   cmd->add_option("--threads", o.threads,
                   "Worker threads for replicates (0 = all cores). Output is identical for any value")
+      ->check(strict_integer())
       ->check(CLI::Range(0, 4096));
   cmd->add_option("--format", o.format, "Table format on stdout: md (Markdown), csv or json")
       ->check(CLI::IsMember({"md", "csv", "json"}));
   cmd->add_option("--out", o.out,
                   "Directory for summary.json, jobs.csv, events.csv, table.md, table.csv (written atomically, all "
-                  "at once); a folder with an earlier run's files is refused unless --force");
+                  "at once); a folder with an earlier run's files is refused unless --force")
+      ->check(non_empty());
   cmd->add_flag("--force", o.force,
                 "Let --out replace an earlier run's files (the whole set: files the new run does not write, such "
                 "as an earlier prediction_errors.csv, are removed; other files are left alone)");
   cmd->add_option("--restart-cost", o.restart_cost, "Restart cost in seconds (restart.cost_s); overrides the config")
+      ->check(strict_number())
       ->check(CLI::Range(0.0, 86400.0));
   cmd->add_flag(
       "--quiet", o.quiet,
@@ -83,11 +92,20 @@ void apply_run_options(nlohmann::json& doc, const RunOptions& o) {
   if (o.strategies.empty()) return;
   nlohmann::json list = nlohmann::json::array();
   const bool typed = doc.contains("cluster") && doc["cluster"].is_object() && doc["cluster"].contains("pools");
+  const auto sources = belief_source_names();
   for (const auto& n : strategy_list(o.strategies, typed)) {
+    // Names checked here so that a typo is blamed on the flag, not on the config it was written into.
     const auto pos = n.find('[');
     if (pos != std::string::npos && n.back() == ']') {
-      list.push_back({{"name", n.substr(0, pos)}, {"beliefs", n.substr(pos + 1, n.size() - pos - 2)}});
+      const std::string beliefs = n.substr(pos + 1, n.size() - pos - 2);
+      (void)find_strategy(n.substr(0, pos), "--strategies");
+      if (std::find(sources.begin(), sources.end(), beliefs) == sources.end()) {
+        throw InputError("--strategies: " + n + ": unknown belief source '" + beliefs +
+                         "' (valid: " + join_names(sources) + ")");
+      }
+      list.push_back({{"name", n.substr(0, pos)}, {"beliefs", beliefs}});
     } else {
+      (void)find_strategy(n, "--strategies");
       list.push_back(n);
     }
   }

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/flags.h"
 #include "sim/cli/run_options.h"
 #include "workloads/json_reader.h"
 
@@ -30,7 +31,8 @@ Command add_simulate_command(CLI::App& app) {
       "simulate", "Run an experiment config (in-sample or held-out) and print every metric per level and strategy");
   sim->add_option("--config", o->config, "Experiment config (JSON)")->required();
   add_run_options(sim, o->run);
-  sim->add_option("--strategies", o->run.strategies, "Override the config's strategies (comma-separated or `all`)");
+  sim->add_option("--strategies", o->run.strategies, "Override the config's strategies (comma-separated or `all`)")
+      ->check(non_empty());
   sim->footer(
       "Examples:\n  ringsched simulate --config workloads/examples/tiny-2node.json\n"
       "  ringsched simulate --config my.json --seeds 5 --threads 2 --out out/my --format csv\n"

@@ -10,6 +10,10 @@ namespace ringsched::cli {
 
 Command add_strategies_command(CLI::App& app) {
   auto* s = app.add_subcommand("strategies", "List the registered strategies and their parameters");
+  s->footer(
+      "Examples:\n  ringsched strategies\n"
+      "  ringsched simulate --config my.json --strategies 'eight,precompute[oracle],optimus'   # name[beliefs]\n"
+      "Adding a strategy: README \"How to add a strategy\" (C++) or docs/python.md (Python).");
   return {s, [] {
             for (const auto& i : strategy_infos())
               std::cout << i.name << "  (beliefs: " << i.default_beliefs << ")\n    " << i.description << "\n";

@@ -4,6 +4,7 @@
 
 #include "models/input_error.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/flags.h"
 #include "sim/sweeps/sweep.h"
 #ifdef RINGSCHED_WITH_MPI
 #include "sim/cli/sweep_mpi.h"
@@ -27,11 +28,13 @@ Command add_sweep_command(CLI::App& app) {
   sweep->add_option("--config", o->config, "Sweep file (JSON)")->required();
   sweep->add_option("--out", o->opt.out_dir, "Output directory: sweep.json, runs.csv, cells.csv")->required();
   sweep->add_option("--threads", o->opt.threads, "Worker threads per process (0 = all cores)")
+      ->check(strict_integer())
       ->check(CLI::Range(0, 4096));
   sweep->add_flag("--resume", o->opt.resume, "Continue the results in --out (refused if from another config)");
   sweep->add_flag("--force", o->opt.force, "Overwrite results already in --out");
   sweep->add_flag("--quiet", o->opt.quiet, "No progress bar");
   sweep->add_option("--flush-seconds", o->opt.flush_seconds, "Rewrite the output files at most this often")
+      ->check(strict_number())
       ->check(CLI::Range(0.0, 86400.0));
   sweep->add_option("--plot", o->plot, "Draw the sweep plots (PNG + SVG) into this directory");
   sweep->footer(

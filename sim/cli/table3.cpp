@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/flags.h"
 #include "sim/cli/run_options.h"
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/plot.h"
@@ -42,11 +43,14 @@ void add_heldout_options(CLI::App* t3, Table3Options& o) {
   t3->add_option("--noise-sigma", o.noise_sigma,
                  "Held-out: per-job lognormal noise sigma on speed and work (workload.speed_sigma and work_sigma; "
                  "default 0.1); the training runs follow it")
+      ->check(strict_number())
       ->check(CLI::Range(0.0, 3.0));
   t3->add_option("--loss-sigma", o.loss_sigma,
                  "Held-out: lognormal noise sigma of each loss a job reports to the online belief (default 0.02)")
+      ->check(strict_number())
       ->check(CLI::Range(0.0, 3.0));
   t3->add_option("--train-runs", o.train_runs, "Held-out: training runs per class for history (default 5)")
+      ->check(strict_integer())
       ->check(CLI::Range(1, 1000));
   t3->add_option("--pollux-dir", o.pollux_dir,
                  "Held-out: Pollux data folder (workload.pollux_dir; default: $RINGSCHED_POLLUX_DIR or the shipped "
@@ -193,7 +197,8 @@ Command add_table3_command(CLI::App& app) {
   t3->add_option("--strategies", o->run.strategies,
                  "Comma-separated strategies (name or name[beliefs]), or `all` for every registered one; applies "
                  "to both blocks (beliefs: history, oracle, none, exploration; online needs loss curves: the "
-                 "held-out block or the pollux catalog)");
+                 "held-out block or the pollux catalog)")
+      ->check(non_empty());
   t3->add_option("--show-config", o->show,
                  "Print a built-in config (in-sample or held-out, with any overrides given) and exit")
       ->check(CLI::IsMember({"in-sample", "held-out"}));

@@ -75,6 +75,10 @@ Command add_validate_command(CLI::App& app) {
   auto path = std::make_shared<std::string>();
   auto* v = app.add_subcommand("validate", "Check an experiment config and print what it would run");
   v->add_option("--config", *path, "Experiment config (JSON)")->required();
+  v->footer(
+      "Examples:\n  ringsched validate --config workloads/examples/tiny-2node.json\n"
+      "  ringsched table3 --show-config held-out > my.json && ringsched validate --config my.json\n"
+      "Exit 0 and a summary of what would run, or 2 and one line naming the file and JSON path.");
   return {v, [path] { return run_validate(*path); }};
 }
 

@@ -507,12 +507,50 @@ TEST_CASE("sim::cli: unusable --out and absurd flags fail before any work, writi
   const std::string points = shell_quote(std::string(RINGSCHED_TEST_DIR) + "/fixtures/heldout/points-eq5.csv");
   const auto inf = run_cli("fit --csv " + points + " --model-size inf");
   CHECK(inf.code == 2);
-  CHECK_THAT(inf.err, Catch::Contains("--model-size: must be between 0 and 1e7"));
+  CHECK_THAT(inf.err, Catch::Contains("--model-size: 'inf' is not a number (write it in decimal)"));
   const auto work = run_cli("fit --csv " + points + " --model-size 25 --work-samples inf");
   CHECK(work.code == 2);
   const auto zero = run_cli("validate --config /dev/zero");
   CHECK(zero.code == 2);
   CHECK_THAT(zero.err, Catch::Contains("not a regular file"));
+}
+
+TEST_CASE("sim::cli: typos and loose numbers are named, quoted and blamed on the flag", "[sim][cli][hostile]") {
+  const std::string tiny = "simulate --config " + shell_quote((kExamples / "tiny-2node.json").string()) + " ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"simulat", "unknown command 'simulat' (did you mean 'simulate'?); commands: table3, simulate,"},
+      {"nosuchcmd", "unknown command 'nosuchcmd'; commands:"},
+      {"simulate --confg x", "simulate: unknown flag '--confg' (did you mean '--config'?)"},
+      {tiny + "--sedes 3", "unknown flag '--sedes' (did you mean '--seeds'?)"},
+      {tiny + "--seeds abc", "--seeds: 'abc' is not a whole number (write it in decimal)"},
+      {tiny + "--seeds 0x10", "--seeds: '0x10' is not a whole number"},
+      {tiny + "--jobs 1e3", "--jobs: '1e3' is not a whole number"},
+      {tiny + "--restart-cost nan", "--restart-cost: 'nan' is not a number"},
+      {tiny + "--restart-cost 1e309", "--restart-cost: '1e309' is beyond a double"},
+      {tiny + "--strategies ''", "--strategies: must not be empty"},
+      {tiny + "--out ''", "--out: must not be empty"},
+      {tiny + "--strategies nosuch", "--strategies: unknown strategy 'nosuch' (valid: afs, eight,"},
+      {tiny + "--strategies 'eight[psychic]'", "--strategies: eight[psychic]: unknown belief source 'psychic'"},
+      {"table3 --noise-sigma nan", "--noise-sigma: 'nan' is not a number"},
+      {"table3 --train-runs 2.5", "--train-runs: '2.5' is not a whole number"},
+  };
+  for (const auto& [args, expected] : cases) {
+    DYNAMIC_SECTION(args) {
+      const auto r = run_cli(args);
+      CHECK(r.code == 2);
+      CHECK(r.out.empty());
+      CHECK_THAT(r.err, Catch::Contains(expected));
+      CHECK_THAT(r.err, !Catch::Contains("tiny-2node.json:"));  // never blamed on the config
+    }
+  }
+  // Correct spellings still parse, --flag=value included; every command's --help has examples.
+  CHECK(run_cli(tiny + "--seeds=1 --jobs 4 --restart-cost 2.5e1 --quiet").code == 0);
+  for (const char* cmd :
+       {"table3", "simulate", "validate", "strategies", "catalogs", "sweep", "check", "fit", "metrics"}) {
+    const auto help = run_cli(std::string(cmd) + " --help");
+    CHECK(help.code == 0);
+    CHECK_THAT(help.out, Catch::Contains("Examples:"));
+  }
 }
 
 TEST_CASE("sim::cli: --out refuses an earlier run's folder unless --force, which replaces the whole set",
