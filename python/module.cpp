@@ -59,6 +59,10 @@ class PyResult {
   }
   // The files `ringsched simulate --out DIR` writes, all at once (the folder changes only when everything is written).
   void write(const std::string& dir, bool force) const {
+    if (failed() > 0) {
+      throw std::runtime_error(std::to_string(failed()) + " run(s) failed: nothing written to " + dir +
+                               " (their cells would be empty)");
+    }
     check_earlier_results(dir, force);
     StagedOutput staged(dir);
     staged.replace(output_file_names());

@@ -7,7 +7,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
+
+#include "models/input_error.h"
 
 namespace ringsched {
 
@@ -39,6 +42,23 @@ void write_file_atomic(const std::string& path, const std::string& content) {
     const std::string err = std::strerror(errno);
     ::unlink(tmp.c_str());
     throw std::runtime_error(path + ": cannot rename into place: " + err);
+  }
+}
+
+void check_output_file(const std::string& path, const std::string& flag) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (fs::exists(st)) {
+    if (fs::is_directory(st)) throw InputError(flag + ": " + path + " is a folder; give a file name");
+    if (!fs::is_regular_file(st)) {
+      throw InputError(flag + ": " + path + " is not a regular file (a device, FIFO or socket); give a file name");
+    }
+    return;
+  }
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty() && !fs::is_directory(parent, ec)) {
+    throw InputError(flag + ": " + path + ": folder " + parent.string() + " does not exist (create it first)");
   }
 }
 

@@ -10,4 +10,9 @@ namespace ringsched {
 // the system's reason) on I/O failure; the temporary file is removed then.
 void write_file_atomic(const std::string& path, const std::string& content);
 
+// Before any work: `path` can take a file written by write_file_atomic: its folder exists, and it is absent or a
+// regular file (not a folder, device or FIFO, which the rename would replace with a plain file). InputError naming
+// `flag` and the path otherwise.
+void check_output_file(const std::string& path, const std::string& flag);
+
 }  // namespace ringsched

@@ -2,6 +2,8 @@
 for built-ins, and every decision checked with an error naming the strategy, the time and the job."""
 
 import json
+import os
+import tempfile
 
 import pytest
 
@@ -123,6 +125,8 @@ def run_failing(fresh_name, decide, config=None):
     msg = str(e.value)
     assert f"strategy '{name}' at t = " in msg
     assert e.value.result.failures.rstrip("\n") == msg
+    with pytest.raises(RuntimeError, match="run\\(s\\) failed: nothing written"):
+        e.value.result.write(os.path.join(tempfile.mkdtemp(), "out"))
     return msg
 
 

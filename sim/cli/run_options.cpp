@@ -159,19 +159,21 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
     if (res.stats) std::cout << render_stats(*res.stats, f);
     std::cout << std::flush;
   }
-  if (staged) {
+  const int failed = failed_runs(res);
+  // A failed run's cells are empty: its outputs would replace earlier results with zeros, so none are written.
+  if (staged && failed == 0) {
     write_outputs(*staged, cfg, res, /*rows_streamed=*/true);
     write_placement_outputs(*staged, cfg, res);
     staged->commit();
   }
   if (!o.quiet) {
     std::fprintf(stderr, "ringsched: %s%zu runs in %.2f s%s%s\n", label.empty() ? "" : (label + ": ").c_str(),
-                 res.runs.size(), secs, o.out.empty() ? "" : ", wrote ", o.out.c_str());
+                 res.runs.size(), secs, o.out.empty() || failed > 0 ? "" : ", wrote ", failed > 0 ? "" : o.out.c_str());
   }
-  const int failed = failed_runs(res);
   if (failed > 0) {
     std::cerr << describe_failures(cfg, res);
-    std::fprintf(stderr, "ringsched: %d run(s) failed\n", failed);
+    std::fprintf(stderr, "ringsched: %d run(s) failed%s%s%s\n", failed, o.out.empty() ? "" : "; nothing written to ",
+                 o.out.c_str(), o.out.empty() ? "" : " (earlier results there are unchanged)");
     return 1;
   }
   return 0;

@@ -251,6 +251,52 @@ void parse_workload(const JsonReader& wl, const std::string& base_dir, Experimen
 // ---- levels ----
 
 // `load` or `rate_per_hour` of a level (or of workload.arrival); false when neither is given.
+// The simulated clock stops at 1e12 s (sim/engine): arrivals spread over more than a tenth of that (jobs / rate) would
+// fail every run after validation; refused here, naming the level's rate.
+constexpr double kArrivalSpanLimit = 1e11;
+
+void check_arrival_span(const JsonReader& at, const ExperimentConfig& c, const LevelSpec& level) {
+  const double span = static_cast<double>(c.workload.jobs) / level.rate_per_s;
+  if (span <= kArrivalSpanLimit) return;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "%d jobs at %.4g arrivals per hour take about %.3g s to arrive; the simulated clock stops at 1e12 s "
+                "(raise the rate or give fewer jobs)",
+                c.workload.jobs, level.rate_per_s * 3600.0, span);
+  at.fail(buf);
+}
+
+// A class whose mean work takes beyond a tenth of the clock's horizon even at its fastest GPU count would fail every
+// run after validation ("beyond the horizon"); refused here, naming the class.
+void check_class_horizon(const JsonReader& wl, const ExperimentConfig& c) {
+  for (const JobClass& cls : c.workload.catalog->classes) {
+    double fastest = 0.0;
+    int at = 0;
+    try {
+      for (int w = std::max(1, cls.min_gpus); w <= cls.max_gpus;
+           w = w < cls.max_gpus ? std::min(2 * w, cls.max_gpus) : w + 1) {
+        const int g = std::max(1, c.cluster.gpus_per_node);
+        const double rate = class_throughput(cls, w, (w + g - 1) / g);
+        if (rate > fastest) {
+          fastest = rate;
+          at = w;
+        }
+      }
+    } catch (const std::exception&) {
+      continue;  // speed kinds that need more than a count (checked where they run)
+    }
+    if (!(fastest > 0.0) || !(cls.work_samples > 0.0)) continue;
+    const double t = cls.work_samples / fastest;
+    if (t <= kArrivalSpanLimit) continue;
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "class '%s': its work (%.4g samples) takes at least %.3g s even at its fastest (%d GPUs, %.4g "
+                  "samples/s); the simulated clock stops at 1e12 s (check its work, batch and speed)",
+                  cls.name.c_str(), cls.work_samples, t, at, fastest);
+    (wl.has("catalog") ? wl.at("catalog") : wl).fail(buf);
+  }
+}
+
 bool resolve_rate(const JsonReader& holder, const ExperimentConfig& c, LevelSpec& level) {
   const bool has_load = holder.has("load");
   const bool has_rate = holder.has("rate_per_hour");
@@ -264,11 +310,13 @@ bool resolve_rate(const JsonReader& holder, const ExperimentConfig& c, LevelSpec
                              " jobs/s: the catalog's mean GPU-seconds per job on 8 GPUs is not a positive finite "
                              "number (check the classes' work, batch and speed)");
     }
+    check_arrival_span(holder.at("load"), c, level);
     return true;
   }
   if (has_rate) {
     level.rate_per_s = holder.at("rate_per_hour").as_positive() / 3600.0;
     level.load = 0.0;
+    check_arrival_span(holder.at("rate_per_hour"), c, level);
     return true;
   }
   return false;
@@ -579,6 +627,7 @@ ExperimentConfig parse_experiment(const nlohmann::json& doc, const std::string& 
   c.description = r.string_or("description", "");
   c.cluster = parse_cluster(r.at("cluster"));
   parse_workload(r.at("workload"), base_dir, c);
+  check_class_horizon(r.at("workload"), c);
   parse_levels(r, c);
   parse_strategies(r.at("strategies"), c);
   if (auto b = r.maybe("beliefs")) parse_beliefs(*b, c);

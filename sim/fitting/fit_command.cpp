@@ -263,6 +263,7 @@ int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream&
   if (!(o.work_samples >= 0.0 && o.work_samples <= 1e18)) {
     throw InputError("--work-samples: must be between 0 and 1e18 samples, got " + std::to_string(o.work_samples));
   }
+  if (!o.out.empty()) check_output_file(o.out, "--out");
   FitRequest req;
   for (const auto& t : o.probes)
     req.probes.push_back(parse_probe_token(t, "--probes"));

@@ -3,6 +3,8 @@
 // the built-in table3 config equals workloads/examples/table3.json.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -510,6 +512,22 @@ TEST_CASE("sim::cli: unusable --out and absurd flags fail before any work, writi
   CHECK_THAT(inf.err, Catch::Contains("--model-size: 'inf' is not a number (write it in decimal)"));
   const auto work = run_cli("fit --csv " + points + " --model-size 25 --work-samples inf");
   CHECK(work.code == 2);
+  // fit --out: a folder, a device or a missing folder is refused before fitting (the rename replaced /dev/null's
+  // kind of node with a plain file, and a folder was exit 1 "failure").
+  TempDir fifo_dir;
+  const std::string fifo = fifo_dir / "pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const std::vector<std::pair<std::string, std::string>> outs = {
+      {fifo_dir.path().string(), "is a folder; give a file name"},
+      {fifo, "is not a regular file (a device, FIFO or socket)"},
+      {fifo_dir / "missing/x.json", "does not exist (create it first)"}};
+  for (const auto& [target, expected] : outs) {
+    const auto r = run_cli("fit --csv " + points + " --model-size 25 --out " + shell_quote(target));
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::Contains("--out: " + target) && Catch::Contains(expected));
+  }
+  CHECK(std::filesystem::is_fifo(fifo));
   const auto zero = run_cli("validate --config /dev/zero");
   CHECK(zero.code == 2);
   CHECK_THAT(zero.err, Catch::Contains("not a regular file"));

@@ -84,6 +84,29 @@ TEST_CASE("sim::ExperimentConfig: tiny rounds and results beyond memory are refu
              Catch::Contains("classes[0].batch.size: must be <= 1e9"));
 }
 
+TEST_CASE("sim::ExperimentConfig: arrivals or work beyond the clock's horizon are refused by validation", "[hostile]") {
+  // Both used to pass `validate` and fail every run ("not a time within the simulated horizon").
+  auto slow = tiny_doc();
+  slow["workload"]["arrival"] = {{"process", "poisson"}};
+  slow["levels"] = nlohmann::json::array({{{"name", "slow"}, {"rate_per_hour", 1e-300}}});
+  CHECK(error_of([&] { (void)parse_experiment(slow, "t.json", ""); }) ==
+        "t.json: levels[0].rate_per_hour: 4 jobs at 1e-300 arrivals per hour take about 1.44e+304 s to arrive; the "
+        "simulated clock stops at 1e12 s (raise the rate or give fewer jobs)");
+  // 4 jobs arriving over 1e11 s is the limit: a slightly faster rate passes, a slightly slower one fails.
+  slow["levels"][0]["rate_per_hour"] = 4 * 3600 / 1e11 * 1.0001;
+  CHECK_NOTHROW(parse_experiment(slow, "t.json", ""));
+  slow["levels"][0]["rate_per_hour"] = 4 * 3600 / 1e11 * 0.999;
+  CHECK_THROWS(parse_experiment(slow, "t.json", ""));
+  // 1e17 samples at most 400 samples/s (t0 = 0.01 s per sample on 1..4 GPUs at a fixed global batch of 100).
+  auto big = tiny_doc();
+  big["workload"]["catalog"]["classes"][0]["work"]["samples"] = 1e17;
+  CHECK(error_of([&] { (void)parse_experiment(big, "t.json", ""); }) ==
+        "t.json: workload.catalog: class 'lin': its work (1e+17 samples) takes at least 2.5e+14 s even at its "
+        "fastest (4 GPUs, 400 samples/s); the simulated clock stops at 1e12 s (check its work, batch and speed)");
+  big["workload"]["catalog"]["classes"][0]["work"]["samples"] = 4e12;  // 1e10 s per job: accepted
+  CHECK_NOTHROW(parse_experiment(big, "t.json", ""));
+}
+
 TEST_CASE("sim::welch_t_test: metrics near 1e78 give no test rather than a Boost error", "[hostile][check]") {
   const WelchResult w = welch_t_test({1e78, 2e78, 3e78}, {1e78, 5e78, 9e78});
   CHECK(w.available);  // scaled variances keep the test computable
