@@ -116,7 +116,9 @@ CsvTable parse_csv(const std::string& text, const std::string& origin) {
     }
     fields.clear();
   };
-  for (std::size_t i = 0; i < text.size(); ++i) {
+  // A UTF-8 byte-order mark (spreadsheets write one) is not part of the first column's name.
+  const std::size_t start = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
+  for (std::size_t i = start; i < text.size(); ++i) {
     const char ch = text[i];
     if (in_quotes) {
       if (ch == '"') {

@@ -68,6 +68,10 @@ void read_steps(const std::string& path, bool placements, std::vector<PolluxStep
     }
     r.local_batch = t.positive(row, c_bsz);
     r.step_seconds = t.positive(row, c_step);
+    // A step between a nanosecond and a year, as for measured points (workloads/points_csv.cpp).
+    if (r.step_seconds < 1e-9 || r.step_seconds > 3.2e7) {
+      t.fail(row, "column 'step_time': must be between 1e-9 and 3.2e7 s, got " + t.text(row, c_step));
+    }
     r.sync_seconds = t.non_negative(row, c_sync);
     if (r.sync_seconds > r.step_seconds) {
       t.fail(row, "sync_time " + t.text(row, c_sync) + " exceeds step_time " + t.text(row, c_step));

@@ -2,6 +2,10 @@
 // data, and bad input (unknown applications, malformed rows) as InputError with file and line.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -46,6 +50,18 @@ TEST_CASE("workloads::Pollux: bad input names the file and line, unknown names l
   CHECK_THROWS_WITH(load_pollux_app(std::string(RINGSCHED_TEST_DIR) + "/fixtures/heldout/bad_step", "cifar10"),
                     Catch::Contains("placements.csv:4: column 'step_time': must be > 0"));
   CHECK_THROWS_AS(load_pollux_app(kFixture, "imagenet"), InputError);  // folder missing in the fixture
+  // A step of 1e300 s was accepted (and overflowed the fits); bounded as measured points are.
+  namespace fs = std::filesystem;
+  const fs::path tmp = fs::temp_directory_path() / ("ringsched-pollux-huge-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp / "traces");
+  fs::copy(std::string(RINGSCHED_TEST_DIR) + "/fixtures/heldout/bad_step/traces/cifar10", tmp / "traces/cifar10");
+  std::ofstream(tmp / "traces/cifar10/placements.csv", std::ios::trunc)
+      << "placement,local_bsz,step_time,sync_time\n1,10,1.0,0.0\n1,20,1e300,0.0\n";
+  CHECK_THROWS_WITH(load_pollux_app(tmp.string(), "cifar10"),
+                    Catch::Contains("placements.csv:3: column 'step_time': must be between 1e-9 and 3.2e7 s, got "
+                                    "1e300"));
+  fs::remove_all(tmp);
 }
 
 TEST_CASE("workloads::Pollux: the shipped data of all six applications", "[pollux]") {

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 
 #include "models/input_error.h"
@@ -89,6 +90,21 @@ TEST_CASE("sim::Fit: Eq. 5 on every point is the paper model, the entry loads as
   const Catalog c2 = parse_catalog(nlohmann::json{{"name", "c"}, {"classes", nlohmann::json::array({e_entry})}}, "f");
   CHECK(c2.classes[0].speed->kind() == "eq5");
   CHECK(std::isnan(e.quality.mape_heldout));  // every point was fitted: nothing held out
+}
+
+TEST_CASE("sim::Fit: a CSV with a UTF-8 byte-order mark reads as without it", "[fit][hostile]") {
+  // Spreadsheets write a BOM: it was read as part of the first column's name ("missing column 'gpus' (columns:
+  // gpus, ...)").
+  std::ifstream in(kDir + "points-eq5.csv", std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  const auto plain = parse_points_csv_text(text.str(), "plain.csv");
+  const auto bom = parse_points_csv_text("\xEF\xBB\xBF" + text.str(), "bom.csv");
+  REQUIRE(bom.size() == plain.size());
+  for (std::size_t i = 0; i < bom.size(); ++i) {
+    CHECK(bom[i].w == plain[i].w);
+    CHECK(bom[i].step_seconds == plain[i].step_seconds);
+  }
 }
 
 TEST_CASE("sim::Fit: too few points says how many are needed, bad CSV names file and line", "[fit]") {
