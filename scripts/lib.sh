@@ -39,7 +39,9 @@ ensure_packages() {
   apt-get install -y -qq $missing >&2
 }
 
-# configure_and_build BUILD_DIR [extra cmake args...]: incremental; re-configures only when needed.
+# configure_and_build BUILD_DIR [extra cmake args...]: incremental; re-configures only when needed (a new folder, or
+# a -DKEY=VALUE the cache does not hold yet; edited CMakeLists are noticed by the build itself). RINGSCHED_TARGET set:
+# builds only that target (scripts/ringsched builds the command line alone, not the tests and benchmarks).
 configure_and_build() {
   local dir="$1"
   shift
@@ -58,9 +60,35 @@ configure_and_build() {
   if [ ! -f "$dir/CMakeCache.txt" ]; then
     log "configuring $dir"
     cmake "${generator[@]}" -S "$RINGSCHED_ROOT" -B "$dir" "$@" >&2
-  else
+  elif ! cache_holds "$dir/CMakeCache.txt" "$@"; then
     cmake -S "$RINGSCHED_ROOT" -B "$dir" "$@" >/dev/null
   fi
-  log "building $dir"
-  cmake --build "$dir" -j "$jobs" >&2
+  local target=()
+  [ -n "${RINGSCHED_TARGET:-}" ] && target=(--target "$RINGSCHED_TARGET")
+  if [ -n "${RINGSCHED_TARGET:-}" ] && command -v ninja >/dev/null 2>&1 && [ -f "$dir/build.ninja" ] &&
+     ninja -C "$dir" -n "$RINGSCHED_TARGET" 2>/dev/null | grep -q '^ninja: no work to do'; then
+    return 0  # up to date: no build log
+  fi
+  log "building $dir${RINGSCHED_TARGET:+ (target $RINGSCHED_TARGET)}"
+  cmake --build "$dir" -j "$jobs" "${target[@]}" >&2
+}
+
+# cache_holds CACHE -DKEY=VALUE...: true when the cache already has every KEY with that VALUE.
+cache_holds() {
+  local cache="$1"
+  shift
+  local a key value
+  for a in "$@"; do
+    case "$a" in
+      -D*=*)
+        key="${a#-D}"
+        value="${key#*=}"
+        key="${key%%=*}"
+        key="${key%%:*}"
+        grep -q "^${key}:[A-Z]*=${value}\$" "$cache" || return 1
+        ;;
+      *) return 1 ;;
+    esac
+  done
+  return 0
 }

@@ -201,10 +201,15 @@ Measurement parse_measurement(const Json& doc, const std::string& file) {
     m.model.layers.push_back(static_cast<int>(layers.at(i).as_positive_int(1 << 24)));
   m.model.parameters = model.at("parameters").as_positive_int();
   if (m.model.parameters > (std::int64_t{1} << 60)) model.at("parameters").fail("must be <= 2^60");
-  if (m.model.parameters != mlp_parameter_count(m.model.layers))
+  std::int64_t count = 0;
+  try {
+    count = mlp_parameter_count(m.model.layers);
+  } catch (const InputError&) {  // the message would not name the file
+    layers.fail("these widths give more than 2^60 parameters");
+  }
+  if (m.model.parameters != count)
     model.at("parameters")
-        .fail("must be " + std::to_string(mlp_parameter_count(m.model.layers)) + " for these layers, got " +
-              std::to_string(m.model.parameters));
+        .fail("must be " + std::to_string(count) + " for these layers, got " + std::to_string(m.model.parameters));
   m.model.gradient_bytes = model.at("gradient_bytes").as_positive_int();
   if (m.model.gradient_bytes != 4 * m.model.parameters)
     model.at("gradient_bytes")

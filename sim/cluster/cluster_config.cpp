@@ -42,6 +42,19 @@ std::vector<std::string> ClusterConfig::gpu_types() const {
 
 namespace {
 
+// With a topology or a placement policy the engine places jobs on concrete nodes: the topology's routes and the
+// placement's searches cost memory and time that grow with nodes^2 (a 16,384-node fat tree took over 60 s and 4 GB
+// to validate; 65,536 nodes ran out of memory). Beyond this many nodes such a cluster is refused; without either, a
+// cluster may have up to 100,000 nodes.
+constexpr int kMaxPlacedNodes = 4096;
+
+void check_placed_nodes(const JsonReader& nodes, int n, const char* what) {
+  if (n <= kMaxPlacedNodes) return;
+  nodes.fail(std::to_string(n) + " nodes with " + what + ": at most " + std::to_string(kMaxPlacedNodes) +
+             " (placing jobs on nodes costs time and memory that grow with nodes^2); without a topology and placement "
+             "up to 100,000");
+}
+
 // cluster.pools: one object per GPU type.
 void parse_pools(const JsonReader& r, ClusterConfig& c) {
   for (const char* key : {"nodes", "gpus_per_node"}) {
@@ -65,7 +78,11 @@ void parse_pools(const JsonReader& r, ClusterConfig& c) {
     if (c.pool_index(g.gpu_type) >= 0) p.at("gpu_type").fail("GPU type '" + g.gpu_type + "' appears twice");
     g.nodes = static_cast<int>(p.at("nodes").as_integer_in(1, 100000));
     g.gpus_per_node = static_cast<int>(p.at("gpus_per_node").as_integer_in(1, 1024));
-    if (auto topo = p.maybe("topology")) g.topology = parse_topology(*topo, g.nodes, g.gpus_per_node);
+    if (auto topo = p.maybe("topology")) {
+      check_placed_nodes(p.at("nodes"), g.nodes, "a topology");
+      g.topology = parse_topology(*topo, g.nodes, g.gpus_per_node);
+    }
+    if (r.has("placement")) check_placed_nodes(p.at("nodes"), g.nodes, "a placement policy");
     gpus += static_cast<long>(g.nodes) * g.gpus_per_node;
     if (gpus > 1'000'000) p.fail("more than 1,000,000 GPUs in all is absurd");
     c.nodes += g.nodes;
@@ -92,6 +109,8 @@ ClusterConfig parse_cluster(const JsonReader& r) {
   c.nodes = static_cast<int>(r.at("nodes").as_integer_in(1, 100000));
   c.gpus_per_node = static_cast<int>(r.at("gpus_per_node").as_integer_in(1, 1024));
   if (static_cast<long>(c.nodes) * c.gpus_per_node > 1'000'000) r.fail("more than 1,000,000 GPUs is absurd");
+  if (r.has("topology")) check_placed_nodes(r.at("nodes"), c.nodes, "a topology");
+  if (r.has("placement")) check_placed_nodes(r.at("nodes"), c.nodes, "a placement policy");
   if (auto topo = r.maybe("topology")) c.topology = parse_topology(*topo, c.nodes, c.gpus_per_node);
   if (auto pl = r.maybe("placement")) {
     const PlacementConfig pc = parse_placement(*pl);

@@ -5,7 +5,10 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
+#include <map>
 #include <numeric>
+#include <set>
 #include <sstream>
 
 #include <boost/math/distributions/students_t.hpp>
@@ -23,23 +26,39 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
-double to_double(const nlohmann::json& j) {
-  if (j.is_number()) return j.get<double>();
+// A metric as written by sweep.json or summary.json: a number (finite, not denormal, |v| <= 1e30: seconds, counts and
+// ratios of real runs are far below; larger ones overflow the means), or the writers' "nan" / "inf" / "-inf" text.
+// Anything else is an input error naming where.
+double metric_number(const nlohmann::json& j, const std::string& where) {
+  if (j.is_number()) {
+    const double v = j.get<double>();
+    if (!(std::fabs(v) <= 1e30)) throw InputError(where + ": " + j.dump() + " is beyond any metric (|value| <= 1e30)");
+    if (v != 0.0 && std::fabs(v) < std::numeric_limits<double>::min()) {
+      throw InputError(where + ": " + j.dump() + " is a denormal number, not a metric");
+    }
+    return v;
+  }
   if (j.is_string()) {
     const auto s = j.get<std::string>();
+    if (s == "nan") return std::nan("");
     if (s == "inf") return HUGE_VAL;
     if (s == "-inf") return -HUGE_VAL;
   }
-  return std::nan("");
+  throw InputError(where + ": expected a number, got " + std::string(j.type_name()) +
+                   (j.is_string() ? " '" + j.get<std::string>().substr(0, 40) + "'" : ""));
 }
 
-void add_run(ResultGroup& g, const nlohmann::json& run) {
+// One replicate's metrics (or its error) into its group; a seed listed twice in a group is an input error.
+void add_run(ResultGroup& g, std::set<std::uint64_t>& seeds, const nlohmann::json& run, const std::string& where) {
+  if (run.contains("seed") && !seeds.insert(run.at("seed").get<std::uint64_t>()).second) {
+    throw InputError(where + ": seed " + run.at("seed").dump() + " of " + g.key + " is listed twice");
+  }
   if (run.contains("error")) {
     ++g.failed;
     return;
   }
   for (const auto& item : run.at("metrics").items())
-    g.values[item.key()].push_back(to_double(item.value()));
+    g.values[item.key()].push_back(metric_number(item.value(), where + ".metrics." + item.key()));
 }
 
 double mean_or_nan(const std::vector<double>& v) {
@@ -103,7 +122,9 @@ std::vector<ResultGroup> load_result_groups(const nlohmann::json& doc, const std
   std::vector<ResultGroup> out;
   try {
     if (doc.is_object() && doc.value("format", std::string()) == "ringsched-sweep") {
+      std::size_t ci = 0;
       for (const auto& cell : doc.at("cells")) {
+        const std::size_t cell_index = ci++;
         const std::string prefix = "cell [" + cell.at("label").get<std::string>() + "]";
         if (cell.contains("error")) {
           ResultGroup g;
@@ -112,18 +133,27 @@ std::vector<ResultGroup> load_result_groups(const nlohmann::json& doc, const std
           out.push_back(std::move(g));
           continue;
         }
+        std::size_t gi = 0;
         for (const auto& grp : cell.at("groups")) {
           ResultGroup g;
           g.key = prefix + " level " + grp.at("level").get<std::string>() + ", strategy " +
                   grp.at("strategy").get<std::string>();
-          for (const auto& run : grp.at("runs"))
-            add_run(g, run);
+          std::set<std::uint64_t> seeds;
+          std::size_t ri = 0;
+          for (const auto& run : grp.at("runs")) {
+            add_run(g, seeds, run,
+                    origin + ": cells[" + std::to_string(cell_index) + "].groups[" + std::to_string(gi) + "].runs[" +
+                        std::to_string(ri++) + "]");
+          }
+          ++gi;
           out.push_back(std::move(g));
         }
       }
       return out;
     }
     if (doc.is_object() && doc.contains("runs") && doc.contains("cells")) {
+      std::map<std::string, std::set<std::uint64_t>> seeds;
+      std::size_t ri = 0;
       for (const auto& run : doc.at("runs")) {
         const std::string key =
             "level " + run.at("level").get<std::string>() + ", strategy " + run.at("strategy").get<std::string>();
@@ -132,7 +162,7 @@ std::vector<ResultGroup> load_result_groups(const nlohmann::json& doc, const std
           out.push_back(ResultGroup{key, "", 0, {}});
           it = out.end() - 1;
         }
-        add_run(*it, run);
+        add_run(*it, seeds[key], run, origin + ": runs[" + std::to_string(ri++) + "]");
       }
       return out;
     }

@@ -377,8 +377,40 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& opt, SweepComm
   return outcome;
 }
 
+// Every rank reads the sweep file itself; before any other collective they agree: a rank that cannot read it (a
+// missing file on one machine) stops every rank with its message instead of leaving them in a collective, and ranks
+// that read different contents (the same path, another file) are refused instead of mixing their results.
+namespace {
+SweepSpec load_sweep_on_every_rank(const std::string& config_path, SweepComm& comm) {
+  if (comm.size() <= 1) return load_sweep(config_path);
+  std::optional<SweepSpec> spec;
+  std::string status;
+  try {
+    spec = load_sweep(config_path);
+    status = "ok " + spec->config_hash;
+  } catch (const std::exception& e) {
+    status = std::string("error ") + e.what();
+  }
+  std::string verdict = "ok";
+  const std::vector<std::string> all = comm.gather(status);
+  if (comm.rank() == 0) {
+    for (std::size_t r = 0; r < all.size() && verdict == "ok"; ++r) {
+      if (all[r].rfind("error ", 0) == 0) {
+        verdict = "rank " + std::to_string(r) + ": " + all[r].substr(6);
+      } else if (all[r] != all[0]) {
+        verdict = config_path + ": ranks read different sweep files (rank 0: " + all[0].substr(3) + ", rank " +
+                  std::to_string(r) + ": " + all[r].substr(3) + "); every rank must see the same file at this path";
+      }
+    }
+  }
+  verdict = comm.broadcast(verdict);
+  if (verdict != "ok") throw InputError(verdict);
+  return *spec;
+}
+}  // namespace
+
 int sweep_command(const std::string& config_path, SweepOptions options, const std::string& plot_dir, SweepComm& comm) {
-  const SweepSpec spec = load_sweep(config_path);
+  const SweepSpec spec = load_sweep_on_every_rank(config_path, comm);
   if (const char* stop = std::getenv("RINGSCHED_SWEEP_STOP_AFTER"); stop != nullptr && *stop != '\0') {
     options.stop_after_cells = std::atoi(stop);
   }

@@ -126,6 +126,10 @@ TEST_CASE("profiler::measurement: schema errors name the file and the JSON path"
        "machine: must be an object"},
       {"empty allreduce at W=2", [](nlohmann::json& j) { j["allreduce"] = nlohmann::json::array(); },
        "allreduce: must not be empty"},
+      // An overflowing parameter count was exit 2 without the file's name.
+      {"overflowing layers",
+       [](nlohmann::json& j) { j["model"]["layers"] = std::vector<int>(5000, 1 << 24); },  // 4999 x 2^48 > 2^60
+       "model.layers: these widths give more than 2^60 parameters"},
   };
   for (const Case& c : cases) {
     INFO(c.name);

@@ -32,3 +32,36 @@ if [ "$rc" = 124 ] || [ "$rc" = 0 ]; then
 fi
 grep -q "stopping every rank" "$dir/fail.log" || { echo "no failure message:" >&2; cat "$dir/fail.log" >&2; exit 1; }
 echo "MPI sweep: a failing rank stops every rank (exit $rc)"
+
+# A rank that cannot read the sweep file (missing on its machine) stops every rank with its message, exit 2; ranks
+# that read different contents at the same path are refused (they would mix their results under rank 0's hash).
+run_split() {  # run_split NAME RANK1_CONFIG: rank 0 reads $cfg, rank 1 reads RANK1_CONFIG
+  set +e
+  timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 sh -c '
+    if [ "${OMPI_COMM_WORLD_RANK:-0}" = 1 ]; then c="$3"; else c="$2"; fi
+    exec "$1" sweep --quiet --threads 1 --config "$c" --out "$4"' sh "$bin" "$cfg" "$2" "$dir/$1" 2>"$dir/$1.log"
+  rc=$?
+  set -e
+}
+run_split missing "$dir/no-such-sweep.json"
+if [ "$rc" != 2 ] || ! grep -q "rank 1: .*no-such-sweep.json" "$dir/missing.log"; then
+  echo "MPI sweep: a rank that cannot read its config gave exit $rc (124: hung):" >&2
+  cat "$dir/missing.log" >&2
+  exit 1
+fi
+echo "MPI sweep: a rank that cannot read its config stops every rank (exit 2, named)"
+# The same sweep with one more replicate, its base named by absolute path (it sits in another folder).
+/usr/bin/python3 -c '
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+d["replicates"] = d.get("replicates", 1) + 1
+if isinstance(d.get("base"), str) and not d["base"].startswith("builtin:"):
+    d["base"] = os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), d["base"])
+json.dump(d, open(sys.argv[2], "w"))' "$cfg" "$dir/other.json"
+run_split differ "$dir/other.json"
+if [ "$rc" != 2 ] || ! grep -q "ranks read different sweep files" "$dir/differ.log"; then
+  echo "MPI sweep: ranks with different configs gave exit $rc:" >&2
+  cat "$dir/differ.log" >&2
+  exit 1
+fi
+echo "MPI sweep: ranks with different sweep files are refused (exit 2)"

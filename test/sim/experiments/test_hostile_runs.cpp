@@ -107,6 +107,29 @@ TEST_CASE("sim::ExperimentConfig: arrivals or work beyond the clock's horizon ar
   CHECK_NOTHROW(parse_experiment(big, "t.json", ""));
 }
 
+TEST_CASE("sim::ClusterConfig: a topology or placement policy on more than 4,096 nodes is refused", "[hostile]") {
+  // Their cost grows with nodes^2: 16,384 nodes took over 60 s and 4 GB to validate, 65,536 ran out of memory.
+  auto doc = tiny_doc();
+  doc["cluster"] = {{"nodes", 5000}, {"gpus_per_node", 4}, {"placement", {{"policy", "packed"}}}};
+  CHECK(error_of([&] { (void)parse_experiment(doc, "t.json", ""); }) ==
+        "t.json: cluster.nodes: 5000 nodes with a placement policy: at most 4096 (placing jobs on nodes costs time "
+        "and memory that grow with nodes^2); without a topology and placement up to 100,000");
+  doc["cluster"] = {{"nodes", 5000},
+                    {"gpus_per_node", 4},
+                    {"topology", {{"kind", "fat_tree"}, {"nodes_per_leaf", 2}, {"spines", 2}}}};
+  CHECK_THAT(error_of([&] { (void)parse_experiment(doc, "t.json", ""); }),
+             Catch::StartsWith("t.json: cluster.nodes: 5000 nodes with a topology: at most 4096"));
+  doc["cluster"] = {{"pools",
+                     {{{"gpu_type", "a"},
+                       {"nodes", 5000},
+                       {"gpus_per_node", 4},
+                       {"topology", {{"kind", "fat_tree"}, {"nodes_per_leaf", 2}, {"spines", 2}}}}}}};
+  CHECK_THAT(error_of([&] { (void)parse_experiment(doc, "t.json", ""); }),
+             Catch::StartsWith("t.json: cluster.pools[0].nodes: 5000 nodes with a topology: at most 4096"));
+  doc["cluster"] = {{"nodes", 5000}, {"gpus_per_node", 4}};  // no placement: fine
+  CHECK_NOTHROW(parse_experiment(doc, "t.json", ""));
+}
+
 TEST_CASE("sim::welch_t_test: metrics near 1e78 give no test rather than a Boost error", "[hostile][check]") {
   const WelchResult w = welch_t_test({1e78, 2e78, 3e78}, {1e78, 5e78, 9e78});
   CHECK(w.available);  // scaled variances keep the test computable

@@ -121,6 +121,38 @@ TEST_CASE("sim::check_results: missing, extra and failed groups drift", "[check]
   CHECK_THROWS_AS(load_result_groups(nlohmann::json{{"x", 1}}, "f.json"), InputError);
 }
 
+TEST_CASE(
+    "sim::check_results: a metric that is not a number, is absurd or denormal, or a seed listed twice is an "
+    "input error naming where",
+    "[check][hostile]") {
+  // Each was reported as "drift" (exit 1) instead of bad input.
+  const std::vector<std::pair<nlohmann::json, std::string>> bad = {
+      {"fast", "f.json: cells[0].groups[0].runs[1].metrics.mean_jct_s: expected a number, got string 'fast'"},
+      {nullptr, "f.json: cells[0].groups[0].runs[1].metrics.mean_jct_s: expected a number, got null"},
+      {1e308, "f.json: cells[0].groups[0].runs[1].metrics.mean_jct_s: 1e+308 is beyond any metric (|value| <= 1e30)"},
+      {4.9e-324, "f.json: cells[0].groups[0].runs[1].metrics.mean_jct_s: 5e-324 is a denormal number, not a metric"}};
+  for (const auto& [value, expected] : bad) {
+    auto doc = sweep_doc({100, 101});
+    doc["cells"][0]["groups"][0]["runs"][1]["metrics"]["mean_jct_s"] = value;
+    CHECK_THROWS_WITH(load_result_groups(doc, "f.json"), expected);
+  }
+  auto twice = sweep_doc({100, 101});
+  twice["cells"][0]["groups"][0]["runs"][1]["seed"] = 1;
+  CHECK_THROWS_WITH(load_result_groups(twice, "f.json"),
+                    "f.json: cells[0].groups[0].runs[1]: seed 1 of cell [load=0.5] level l, strategy eight is listed "
+                    "twice");
+  // summary.json: runs[i], the same rules; the writers' "inf" and 0 stay valid.
+  nlohmann::json summary = {
+      {"cells", nlohmann::json::array()},
+      {"runs",
+       {{{"level", "l"}, {"strategy", "eight"}, {"seed", 1}, {"metrics", {{"mean_jct_s", "inf"}, {"x", 0.0}}}},
+        {{"level", "l"}, {"strategy", "eight"}, {"seed", 1}, {"metrics", {{"mean_jct_s", 5.0}}}}}}};
+  CHECK_THROWS_WITH(load_result_groups(summary, "s.json"),
+                    "s.json: runs[1]: seed 1 of level l, strategy eight is listed twice");
+  summary["runs"][1]["seed"] = 2;
+  CHECK(load_result_groups(summary, "s.json").size() == 1);
+}
+
 TEST_CASE("sim::check: CLI passes on identical results and fails on a perturbed copy", "[check]") {
   const fs::path d = fs::temp_directory_path() / ("ringsched-test-check-cli-" + std::to_string(::getpid()));
   fs::remove_all(d);
