@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <optional>
@@ -393,6 +394,35 @@ std::vector<std::string> input_warnings(const std::vector<models::SpeedPoint>& a
                 " duplicate row(s) (same gpus, nodes, global_batch and step_seconds as another row): repeats add "
                 "weight to a position, not information");
   }
+  // One position measured with step times that disagree: the fit averages them; past 10% apart, say so.
+  std::map<std::tuple<int, int, double>, std::pair<double, double>> spread;
+  for (const auto& p : all) {
+    auto [it, fresh] = spread.try_emplace({p.w, p.nodes, p.global_batch}, p.step_seconds, p.step_seconds);
+    if (!fresh) {
+      it->second.first = std::min(it->second.first, p.step_seconds);
+      it->second.second = std::max(it->second.second, p.step_seconds);
+    }
+  }
+  int conflicting = 0;
+  double worst = 0.0;
+  std::string worst_at;
+  for (const auto& [k, lohi] : spread) {
+    const double ratio = lohi.second / lohi.first;
+    if (ratio > 1.1) {
+      ++conflicting;
+      if (ratio > worst) {
+        worst = ratio;
+        worst_at = std::to_string(std::get<0>(k)) + " GPUs on " + std::to_string(std::get<1>(k)) + " node(s), batch " +
+                   std::to_string(static_cast<long long>(std::get<2>(k)));
+      }
+    }
+  }
+  if (conflicting > 0) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.2fx", worst);
+    w.push_back(std::to_string(conflicting) + " position(s) measured with step times more than 10% apart (worst " +
+                std::string(buf) + " at " + worst_at + "): the fit averages them; re-measure or keep one");
+  }
   std::set<int> counts;
   for (const auto& p : train)
     counts.insert(p.w);
@@ -630,6 +660,11 @@ FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::Speed
   if (o.fit.net) q.model_selection = o.fit.netfit.candidates;
   q.fixed = o.fit.fixed_coefficients();
   q.warnings = input_warnings(points, train, o.fit.free_coefficients());
+  if (q.r2 < 0.0) {
+    q.warnings.push_back("R^2 = " + std::to_string(q.r2) +
+                         " < 0: the model predicts the fitted step times worse than their mean (it does not fit "
+                         "these points; try another protocol or look for mixed-up rows)");
+  }
   o.fitted = std::move(train);
   return o;
 }

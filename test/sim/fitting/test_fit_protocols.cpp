@@ -5,6 +5,7 @@
 // dependence on model size), probes and their errors, warnings, automatic protocol and GPUs per node.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -278,6 +279,34 @@ TEST_CASE("sim::Fit: probes select positions, missing ones and too few are exit-
   r.probes.clear();
   r.gpus_per_node = 2;  // the points put 4 GPUs on one node
   CHECK_THROWS_WITH(fit_with_request(r, pts), Catch::Contains("up to 4 GPUs on one node"));
+}
+
+TEST_CASE("sim::Fit: conflicting measurements of one position and a fit worse than the mean are warned about",
+          "[fit][hostile]") {
+  // Both were fitted silently before.
+  const std::vector<models::SpeedPoint> conflict = {
+      {1, 1, 64.0, 0.5}, {1, 1, 64.0, 0.8}, {2, 1, 128.0, 0.5}, {4, 1, 256.0, 0.55}};
+  const FitOutcome c = fit_with_protocol(FitProtocol::kEq5All, conflict, 1.0, 0, "c.csv");
+  CHECK(std::count_if(c.quality.warnings.begin(), c.quality.warnings.end(), [](const std::string& w) {
+          return w.find(
+                     "1 position(s) measured with step times more than 10% apart (worst 1.60x at 1 GPUs on 1 "
+                     "node(s), batch 64)") == 0;
+        }) == 1);
+  // Step time falling as the batch grows: Eq. 5's non-negative coefficients cannot follow, R^2 < 0.
+  std::vector<models::SpeedPoint> falling;
+  for (int w : {1, 2, 4})
+    for (const auto& [b, t] : std::vector<std::pair<double, double>>{{32, 0.9}, {64, 0.5}, {128, 0.2}})
+      falling.push_back({w, 1, b * w, t});
+  const FitOutcome f = fit_with_protocol(FitProtocol::kEq5All, falling, 1.0, 0, "f.csv");
+  REQUIRE(f.quality.r2 < 0.0);
+  CHECK(std::count_if(f.quality.warnings.begin(), f.quality.warnings.end(), [](const std::string& w) {
+          return w.find("< 0: the model predicts the fitted step times worse than their mean") != std::string::npos;
+        }) == 1);
+  // Consistent repeats within 10% warn about neither.
+  const std::vector<models::SpeedPoint> close = {
+      {1, 1, 64.0, 0.5}, {1, 1, 64.0, 0.52}, {2, 1, 128.0, 0.5}, {4, 1, 256.0, 0.55}};
+  for (const auto& w : fit_with_protocol(FitProtocol::kEq5All, close, 1.0, 0, "k.csv").quality.warnings)
+    CHECK(w.find("10% apart") == std::string::npos);
 }
 
 TEST_CASE("sim::Fit: degenerate input is fitted with warnings, and auto picks the protocol the points support",
