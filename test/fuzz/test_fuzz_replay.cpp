@@ -58,3 +58,47 @@ TEST_CASE("fuzz::targets: hostile inputs are rejected, not crashed on", "[fuzz]"
     CHECK_NOTHROW(t->run(c.input));
   }
 }
+
+namespace {
+
+// Inputs the 64 KB mutator never makes (issue 25): nesting tens of thousands deep, and a seed grown past megabytes
+// (its data rows repeated to 1 MB; a 1 MB string; 100,000 numbers).
+std::vector<std::pair<std::string, std::string>> structured_inputs(const Target& t) {
+  std::vector<std::pair<std::string, std::string>> out;
+  out.emplace_back("100,000 nested arrays", std::string(100000, '[') + std::string(100000, ']'));
+  out.emplace_back("100,000 unclosed objects", std::string(100000, '{'));
+  const auto seeds = t.seeds();
+  const std::string seed = seeds.empty() ? std::string("1") : seeds.front();
+  std::string wrapped = seed;
+  for (int i = 0; i < 300; ++i)
+    wrapped = "{\"k\": " + wrapped + "}";
+  out.emplace_back("a seed inside 300 objects", wrapped);
+  const auto eol = seed.find('\n');
+  if (eol != std::string::npos && eol + 1 < seed.size()) {
+    const std::string header = seed.substr(0, eol + 1);
+    const std::string body = seed.substr(eol + 1);
+    std::string big = header;
+    while (big.size() < (1u << 20))
+      big += body.back() == '\n' ? body : body + "\n";
+    out.emplace_back("the first seed's rows repeated to 1 MB", big);
+  }
+  out.emplace_back("a 1 MB string", "\"" + std::string(1u << 20, 'a') + "\"");
+  std::string array = "[";
+  for (int i = 0; i < 100000; ++i)
+    array += i == 0 ? "1e308" : ",1e308";
+  out.emplace_back("an array of 100,000 numbers", array + "]");
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("fuzz::targets: large and deeply nested inputs from a structured generator are rejected, not crashed on",
+          "[fuzz][hostile]") {
+  for (const auto& t : targets()) {
+    for (const auto& [what, input] : structured_inputs(t)) {
+      DYNAMIC_SECTION(t.name << ": " << what) {
+        CHECK_NOTHROW(t.run(input));
+      }
+    }
+  }
+}
