@@ -1,10 +1,14 @@
 // workloads/json_reader.cpp — validated JSON access with file + JSON-path error messages.
 #include "workloads/json_reader.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <limits>
 #include <utility>
 
@@ -66,10 +70,52 @@ void check_json_depth(const std::string& text, const std::string& origin) {
   }
 }
 
+// Memory this process may still take: the address-space limit (ulimit -v) less what it maps now, and what the
+// machine has available; 0 when unknown.
+std::size_t memory_left() {
+  std::size_t left = 0;
+  if (std::ifstream meminfo("/proc/meminfo"); meminfo) {
+    std::string key;
+    std::size_t kb = 0;
+    std::string unit;
+    while (meminfo >> key >> kb >> unit) {
+      if (key == "MemAvailable:") {
+        left = kb * 1024;
+        break;
+      }
+    }
+  }
+  rlimit lim{};
+  if (::getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY) {
+    std::size_t mapped = 0;
+    if (std::ifstream statm("/proc/self/statm"); statm) {
+      std::size_t pages = 0;
+      if (statm >> pages) mapped = pages * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    }
+    const std::size_t cap = lim.rlim_cur > mapped ? static_cast<std::size_t>(lim.rlim_cur) - mapped : 0;
+    left = left == 0 ? cap : std::min(left, cap);
+  }
+  return left;
+}
+
+// A parsed document takes up to ~16 bytes per byte of text (a value per number or bracket, a node per key); when that
+// cannot fit, the library would throw std::bad_alloc while freeing the half-built document (std::terminate, exit 134,
+// no message). Refused here with the sizes instead.
+void check_json_memory(const std::string& text, const std::string& origin) {
+  if (text.size() < (std::size_t{8} << 20)) return;  // small documents: never a concern
+  const std::size_t need = 16 * text.size();
+  const std::size_t left = memory_left();
+  if (left == 0 || need <= left) return;
+  throw InputError(origin + ": " + std::to_string(text.size() >> 20) + " MB of JSON needs about " +
+                   std::to_string(need >> 20) + " MB of memory to read, and this process can have about " +
+                   std::to_string(left >> 20) + " MB (ulimit -v or the machine's free memory)");
+}
+
 }  // namespace
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& origin) {
   check_json_depth(text, origin);
+  check_json_memory(text, origin);
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {

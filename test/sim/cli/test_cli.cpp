@@ -571,6 +571,39 @@ TEST_CASE("sim::cli: typos and loose numbers are named, quoted and blamed on the
   }
 }
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RINGSCHED_TEST_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define RINGSCHED_TEST_ASAN 1
+#endif
+
+TEST_CASE("sim::cli: a JSON file too big for the memory left is refused with its sizes, not aborted", "[sim][cli]") {
+#ifdef RINGSCHED_TEST_ASAN
+  SUCCEED("skipped: AddressSanitizer needs more address space than the ulimit this test sets");
+#else
+  // Under `ulimit -v`, a 30 MB JSON made the library throw std::bad_alloc while freeing the half-parsed document:
+  // std::terminate, exit 134, no message.
+  TempDir tmp;
+  {
+    std::ofstream big(tmp / "big.json");
+    big << "{\"pad\": [";
+    for (int i = 0; i < 500000; ++i)
+      big << (i == 0 ? "" : ",") << "\"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\"";
+    big << "]}";
+  }
+  const std::string cmd = "ulimit -v 400000; " + shell_quote(RINGSCHED_BINARY) + " validate --config " +
+                          shell_quote(tmp / "big.json") + " >/dev/null 2>" + shell_quote(tmp / "err");
+  const int status = std::system(("/bin/sh -c " + shell_quote(cmd)).c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK_THAT(ringsched::test::read_whole_file(tmp / "err"),
+             Catch::Contains("big.json: 26 MB of JSON needs about") && Catch::Contains("MB of memory to read"));
+#endif
+}
+
 TEST_CASE("sim::cli: --out refuses an earlier run's folder unless --force, which replaces the whole set",
           "[sim][cli][hostile]") {
   const std::string tiny = shell_quote((kExamples / "tiny-2node.json").string());
