@@ -27,7 +27,7 @@ bool non_empty(const fs::path& p) {
   return fs::is_regular_file(p, ec) && fs::file_size(p, ec) > 100;
 }
 
-std::string slurp(const fs::path& p) {
+std::string read_plot_output(const fs::path& p) {
   std::ifstream in(p);
   std::ostringstream out;
   out << in.rdbuf();
@@ -161,7 +161,7 @@ TEST_CASE("sim::plot: bad input is one line on stderr and exit 2, never a traceb
     INFO(args);
     const fs::path err = d / "stderr.txt";
     CHECK(sh(plot_cmd() + " " + args + out + " >/dev/null 2>" + err.string()) == 2);
-    const std::string text = slurp(err);
+    const std::string text = read_plot_output(err);
     CHECK(text.find("Traceback") == std::string::npos);
     CHECK(text.rfind("scripts/plot: ", 0) == 0);
     CHECK(std::count(text.begin(), text.end(), '\n') == 1);
