@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "strategies/pollux_problem.h"
+#include "test/sanitized.h"
 
 using namespace ringsched;
 
@@ -251,7 +252,7 @@ TEST_CASE("strategies::PolluxProblem: the incremental search matches the plain s
   // The bitsets of open nodes span several 64-bit words here (the 2,048-GPU runs use 512 nodes); in every other
   // instance all but the last few nodes are filled, so the only free GPUs lie past the first word.
   std::uint64_t state = 4096;
-  for (int t = 0; t < 24; ++t) {
+  for (int t = 0; t < (ringsched::test::kSanitized ? 8 : 24); ++t) {
     RandomProblem rp = random_problem(state, 60, 150, t % 2 == 0 ? 0.95 : 0.6, 65);
     if (t % 2 == 1) {
       std::vector<int> used(static_cast<std::size_t>(rp.nodes), 0);
