@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <array>
-#include <fstream>
-#include <sstream>
+#include <functional>
 
 #include "workloads/csv.h"
+#include "workloads/input_file.h"
 
 namespace ringsched {
 namespace {
@@ -18,24 +18,27 @@ const std::vector<std::string> kTenColumns = {
 const std::vector<std::string> kSevenColumns = {"job_type",    "command",      "num_steps_arg", "needs_data_dir",
                                                 "total_steps", "arrival_time", "scale_factor"};
 
-// The trace as a table with the layout's column names, so fields get CsvTable's checked accessors and messages.
-CsvTable read_tab_lines(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open the trace file");
+// Streams the trace's lines as rows of a table with the layout's column names, so fields get CsvTable's checked
+// accessors and messages; returns the number of rows.
+std::size_t for_each_tab_line(const std::string& path,
+                              const std::function<void(const CsvTable&, const CsvRow&)>& on_row) {
   CsvTable t;
   t.file = path;
+  CsvRow row;
   std::string line;
+  std::size_t rows = 0;
   int number = 0;
-  while (std::getline(in, line)) {
+  std::string pending;
+  auto take_line = [&](std::string& text) {
     ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    CsvRow row;
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    if (text.find_first_not_of(" \t") == std::string::npos) return;
     row.line = number;
+    row.fields.clear();
     std::size_t start = 0;
     while (true) {
-      const std::size_t tab = line.find('\t', start);
-      row.fields.push_back(line.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
+      const std::size_t tab = text.find('\t', start);
+      row.fields.push_back(text.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
       if (tab == std::string::npos) break;
       start = tab + 1;
     }
@@ -58,11 +61,23 @@ CsvTable read_tab_lines(const std::string& path) {
       const auto e = f.find_last_not_of(' ');
       f = b == std::string::npos ? std::string() : f.substr(b, e - b + 1);
     }
-    t.rows.push_back(std::move(row));
-  }
-  if (in.bad()) throw InputError(path + ": read error");
-  if (t.rows.empty()) throw InputError(path + ":1: empty trace (no jobs)");
-  return t;
+    ++rows;
+    on_row(t, row);
+  };
+  for_each_input_chunk(path, "trace file", [&](const char* data, std::size_t size) {
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < size; ++i) {
+      if (data[i] != '\n') continue;
+      pending.append(data + start, i - start);
+      take_line(pending);
+      pending.clear();
+      start = i + 1;
+    }
+    pending.append(data + start, size - start);
+  });
+  if (!pending.empty()) take_line(pending);
+  if (rows == 0) throw InputError(path + ":1: empty trace (no jobs)");
+  return rows;
 }
 
 // Steps -> samples: a step processes the class's global batch at the job's size.
@@ -81,8 +96,8 @@ class GavelTraceFormat final : public TraceFormat {
   [[nodiscard]] bool reads_seconds() const override { return true; }
 
   [[nodiscard]] Trace read(const std::string& path, const JsonReader& /*options*/, const std::string& time_unit,
-                           const Catalog& /*catalog*/, TraceWorkloadSpec& /*spec*/) const override {
-    return read_gavel_trace(path, time_unit);
+                           const Catalog& /*catalog*/, TraceWorkloadSpec& spec) const override {
+    return read_gavel_trace(path, time_unit, static_cast<std::size_t>(std::max(0, spec.max_jobs)));
   }
 
   [[nodiscard]] int row_class(const TraceJob& row, const Catalog& cat, int /*default_class*/,
@@ -112,19 +127,27 @@ class GavelTraceFormat final : public TraceFormat {
 
 }  // namespace
 
-Trace read_gavel_trace(const std::string& path, const std::string& time_unit) {
+Trace read_gavel_trace(const std::string& path, const std::string& time_unit, std::size_t keep) {
   const double unit = time_unit_seconds(time_unit, path + ": time_unit");
-  const CsvTable t = read_tab_lines(path);
-  const int c_type = t.require_column("job_type");
-  const int c_steps = t.require_column("total_steps");
-  const int c_sf = t.require_column("scale_factor");
-  const int c_arrival = t.require_column("arrival_time");
-  const int c_priority = t.column("priority_weight");
-  const int c_slo = t.column("SLO");
   Trace tr;
   tr.file = path;
   tr.format = &gavel_trace_format();
-  for (const CsvRow& row : t.rows) {
+  TraceRows kept(keep);
+  int c_type = -1;
+  int c_steps = -1;
+  int c_sf = -1;
+  int c_arrival = -1;
+  int c_priority = -1;
+  int c_slo = -1;
+  for_each_tab_line(path, [&](const CsvTable& t, const CsvRow& row) {
+    if (c_type < 0) {
+      c_type = t.require_column("job_type");
+      c_steps = t.require_column("total_steps");
+      c_sf = t.require_column("scale_factor");
+      c_arrival = t.require_column("arrival_time");
+      c_priority = t.column("priority_weight");
+      c_slo = t.column("SLO");
+    }
     TraceJob j;
     j.line = row.line;
     j.name = "line-" + std::to_string(row.line);
@@ -146,9 +169,9 @@ Trace read_gavel_trace(const std::string& path, const std::string& time_unit) {
     if (c_slo >= 0 && t.number(row, c_slo) != -1.0) {
       t.fail(row, "column 'SLO': " + t.text(row, c_slo) + " (only -1, no SLO, is supported)");
     }
-    tr.jobs.push_back(j);
-  }
-  sort_and_rebase(tr);
+    kept.add(std::move(j));
+  });
+  kept.finish(tr, true);
   return tr;
 }
 

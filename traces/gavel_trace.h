@@ -5,6 +5,7 @@
 // scheduler/traces/msr: job_type, command, num_steps_arg, needs_data_dir, total_steps, arrival_time, scale_factor).
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "traces/trace_format.h"
@@ -15,7 +16,8 @@ namespace ringsched {
 // are skipped. Arrival times (in `time_unit`, Gavel's seconds by default) must be finite, >= 0 and <= 1e12 s; rows
 // are sorted by arrival (stable) and shifted so the first arrives at 0. total_steps >= 1, scale_factor 1..2^20;
 // priority_weight must be 1 and SLO -1 (no SLO): neither is modelled, so another value is refused rather than
-// ignored. InputError naming file:line and the column for each.
-Trace read_gavel_trace(const std::string& path, const std::string& time_unit);
+// ignored. InputError naming file:line and the column for each. The file is streamed and every line checked; only the
+// first `keep` rows by arrival are held (0 = all: TraceRows).
+Trace read_gavel_trace(const std::string& path, const std::string& time_unit, std::size_t keep = 0);
 
 }  // namespace ringsched

@@ -65,7 +65,7 @@ class GenericTraceFormat final : public TraceFormat {
       tr.at("class").fail("class '" + spec.class_name + "' is not in catalog " + cat.name +
                           " (classes: " + join_names(cat.class_names()) + ")");
     }
-    return read_generic_trace(path, g);
+    return read_generic_trace(path, g, static_cast<std::size_t>(std::max(0, spec.max_jobs)));
   }
 
   [[nodiscard]] int row_class(const TraceJob& /*row*/, const Catalog& /*catalog*/, int default_class,
@@ -89,21 +89,26 @@ class GenericTraceFormat final : public TraceFormat {
 
 }  // namespace
 
-Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec) {
+Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec, std::size_t keep) {
   const double unit = time_unit_seconds(spec.time_unit, path + ": time_unit");
   if (spec.submit_format != "auto" && spec.submit_format != "number" && spec.submit_format != "datetime") {
     throw InputError(path + ": unknown submit format '" + spec.submit_format + "' (valid: auto, number, datetime)");
   }
-  const CsvTable t = read_csv_file(path);
-  if (t.rows.empty()) throw InputError(path + ":2: empty trace (no jobs)");
-  const int c_sub = t.require_column(spec.submit_column);
-  const int c_dur = t.require_column(spec.duration_column);
-  const int c_gpus = t.require_column(spec.gpus_column);
-  const int c_id = spec.id_column.empty() ? -1 : t.require_column(spec.id_column);
   Trace tr;
   tr.file = path;
   tr.format = &generic_trace_format();
-  for (const CsvRow& row : t.rows) {
+  TraceRows kept(keep);
+  int c_sub = -1;
+  int c_dur = -1;
+  int c_gpus = -1;
+  int c_id = -1;
+  for_each_csv_row(path, [&](const CsvTable& t, const CsvRow& row) {
+    if (c_sub < 0) {
+      c_sub = t.require_column(spec.submit_column);
+      c_dur = t.require_column(spec.duration_column);
+      c_gpus = t.require_column(spec.gpus_column);
+      c_id = spec.id_column.empty() ? -1 : t.require_column(spec.id_column);
+    }
     TraceJob j;
     j.line = row.line;
     j.name = "line-" + std::to_string(row.line);
@@ -131,9 +136,10 @@ Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec) 
                       " is beyond 1e12 s (about 31,700 years)");
     }
     j.gpus = t.integer_in(row, c_gpus, 1, 1 << 20);
-    tr.jobs.push_back(j);
-  }
-  sort_and_rebase(tr);
+    kept.add(std::move(j));
+  });
+  if (kept.rows() == 0) throw InputError(path + ":2: empty trace (no jobs)");
+  kept.finish(tr, true);
   return tr;
 }
 

@@ -3,6 +3,7 @@
 // (workload.trace.class) and does the work it did in the trace on the GPUs it had.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "traces/trace_format.h"
@@ -22,6 +23,7 @@ struct GenericTraceSpec {
 
 // Generic trace: rows are sorted by submit time (traces such as philly.csv are not in order) and rebased so the
 // first submission is at 0. Negative durations or times, GPU counts < 1 and unparsable fields fail with file:line.
-Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec);
+// The file is streamed and every row checked; only the first `keep` rows by submit time are held (0 = all: TraceRows).
+Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec, std::size_t keep = 0);
 
 }  // namespace ringsched

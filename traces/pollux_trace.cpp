@@ -20,8 +20,8 @@ class PolluxTraceFormat final : public TraceFormat {
   [[nodiscard]] bool reads_seconds() const override { return false; }
 
   [[nodiscard]] Trace read(const std::string& path, const JsonReader& /*options*/, const std::string& /*time_unit*/,
-                           const Catalog& /*catalog*/, TraceWorkloadSpec& /*spec*/) const override {
-    return read_pollux_workload(path);
+                           const Catalog& /*catalog*/, TraceWorkloadSpec& spec) const override {
+    return read_pollux_workload(path, static_cast<std::size_t>(std::max(0, spec.max_jobs)));
   }
 
   [[nodiscard]] int row_class(const TraceJob& row, const Catalog& cat, int /*default_class*/,
@@ -73,19 +73,25 @@ class PolluxTraceFormat final : public TraceFormat {
 
 }  // namespace
 
-Trace read_pollux_workload(const std::string& path) {
-  const CsvTable t = read_csv_file(path);
-  if (t.rows.empty()) throw InputError(path + ":2: empty trace (no jobs)");
-  const int c_name = t.require_column("name");
-  const int c_time = t.require_column("time");
-  const int c_app = t.require_column("application");
-  const int c_reps = t.require_column("num_replicas");
-  const int c_bsz = t.require_column("batch_size");
+Trace read_pollux_workload(const std::string& path, std::size_t keep) {
   Trace tr;
   tr.file = path;
   tr.format = &pollux_trace_format();
+  TraceRows kept(keep);
+  int c_name = -1;
+  int c_time = -1;
+  int c_app = -1;
+  int c_reps = -1;
+  int c_bsz = -1;
   double last = 0.0;
-  for (const CsvRow& row : t.rows) {
+  for_each_csv_row(path, [&](const CsvTable& t, const CsvRow& row) {
+    if (c_name < 0) {
+      c_name = t.require_column("name");
+      c_time = t.require_column("time");
+      c_app = t.require_column("application");
+      c_reps = t.require_column("num_replicas");
+      c_bsz = t.require_column("batch_size");
+    }
     TraceJob j;
     j.line = row.line;
     j.name = t.text(row, c_name);
@@ -100,8 +106,10 @@ Trace read_pollux_workload(const std::string& path) {
     if (j.application.empty()) t.fail(row, "column 'application': empty");
     j.gpus = t.integer_in(row, c_reps, 1, 1 << 20);
     j.batch_size = t.positive(row, c_bsz);
-    tr.jobs.push_back(j);
-  }
+    kept.add(std::move(j));
+  });
+  if (kept.rows() == 0) throw InputError(path + ":2: empty trace (no jobs)");
+  kept.finish(tr, false);
   return tr;
 }
 

@@ -40,6 +40,7 @@ Trace repeat_trace(const Trace& trace, int copies, double every) {
   Trace out;
   out.file = trace.file;
   out.format = trace.format;
+  if (trace.file_rows > trace.jobs.size()) out.file_rows = trace.file_rows * static_cast<std::size_t>(copies);
   out.jobs.reserve(keys.size());
   for (const Key& key : keys) {
     TraceJob c = trace.jobs[key.row];
@@ -76,6 +77,39 @@ void sort_and_rebase(Trace& trace) {
   const double t0 = trace.jobs.front().submit_s;
   for (auto& j : trace.jobs)
     j.submit_s -= t0;
+}
+
+namespace {
+bool held_before(double t_a, std::size_t seq_a, double t_b, std::size_t seq_b) {
+  return t_a != t_b ? t_a < t_b : seq_a < seq_b;
+}
+}  // namespace
+
+void TraceRows::add(TraceJob job) {
+  const std::size_t seq = rows_++;
+  auto less = [](const Held& a, const Held& b) { return held_before(a.job.submit_s, a.seq, b.job.submit_s, b.seq); };
+  if (keep_ == 0 || held_.size() < keep_) {
+    held_.push_back({std::move(job), seq});
+    if (keep_ > 0 && held_.size() == keep_) std::make_heap(held_.begin(), held_.end(), less);
+    return;
+  }
+  // Full: the row replaces the latest held one if it comes before it (a later row never ties ahead: seq grows).
+  if (!held_before(job.submit_s, seq, held_.front().job.submit_s, held_.front().seq)) return;
+  std::pop_heap(held_.begin(), held_.end(), less);
+  held_.back() = {std::move(job), seq};
+  std::push_heap(held_.begin(), held_.end(), less);
+}
+
+void TraceRows::finish(Trace& trace, bool rebase) {
+  std::sort(held_.begin(), held_.end(),
+            [](const Held& a, const Held& b) { return held_before(a.job.submit_s, a.seq, b.job.submit_s, b.seq); });
+  trace.jobs.clear();
+  trace.jobs.reserve(held_.size());
+  for (Held& h : held_)
+    trace.jobs.push_back(std::move(h.job));
+  held_.clear();
+  trace.file_rows = rows_ > trace.jobs.size() ? rows_ : 0;
+  if (rebase) sort_and_rebase(trace);
 }
 
 }  // namespace ringsched

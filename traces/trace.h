@@ -28,6 +28,33 @@ struct Trace {
   std::string file;
   const TraceFormat* format = nullptr;  // the format that read it (trace_format_registry())
   std::vector<TraceJob> jobs;           // by submit time (stable for ties)
+  // Rows the file had (times repeat's copies) when a reader kept only the first of them (TraceRows); 0 = `jobs` holds
+  // every row. total_rows() is the count either way.
+  std::size_t file_rows = 0;
+
+  [[nodiscard]] std::size_t total_rows() const { return file_rows > jobs.size() ? file_rows : jobs.size(); }
+};
+
+// Collects a trace's rows as a reader streams them, keeping only the first `keep` by submit time (file order for
+// ties; 0 = keep all): a run capped at N jobs holds N rows, however long the file. The rows kept are exactly the
+// first `keep` of a stable sort of every row, so a capped read equals a full read truncated.
+class TraceRows {
+ public:
+  explicit TraceRows(std::size_t keep) : keep_(keep) {}
+  void add(TraceJob job);
+  [[nodiscard]] std::size_t rows() const { return rows_; }
+  // Moves the kept rows into `trace` in submit order (stable), sets trace.file_rows; with `rebase` shifts them so
+  // the first is submitted at 0 (sort_and_rebase).
+  void finish(Trace& trace, bool rebase);
+
+ private:
+  struct Held {
+    TraceJob job;
+    std::size_t seq;
+  };
+  std::size_t keep_;
+  std::size_t rows_ = 0;
+  std::vector<Held> held_;  // a max-heap on (submit_s, seq) once keep_ rows are held
 };
 
 // The latest submit time or longest duration a trace row may give: the engine's horizon (about 31,700 years).
@@ -42,8 +69,9 @@ double time_unit_seconds(const std::string& unit, const std::string& where);
 
 // The trace tiled: `copies` copies of its rows (copy 0 is the trace itself), copy k shifted by k x `every` (in the
 // trace's own time units, before time_scale), merged in submit order (stable: copy order for ties). Copy k > 0 of
-// job `name` is named `name~k`; rows keep their file line. Builds million-job traces from the shipped ones for scale
-// studies (workload.trace.repeat, docs/performance.md).
+// job `name` is named `name~k`; rows keep their file line. The result's total_rows() is copies x the trace's; a trace
+// that holds only its first N rows gives every row of the tiled trace's first N. Builds million-job traces from the
+// shipped ones for scale studies (workload.trace.repeat, docs/performance.md).
 Trace repeat_trace(const Trace& trace, int copies, double every);
 
 // What to do with a job whose GPU request the cluster or its class cannot satisfy (above the class's maximum or the
@@ -60,7 +88,7 @@ struct TraceWorkloadSpec {
   std::string class_name;    // generic traces: the catalog class every job belongs to ("" = the first class)
   double speed_sigma = 0.0;  // per-job lognormal noise on speed
   double time_scale = 1.0;   // submit times are multiplied by this (< 1 compresses the trace)
-  int max_jobs = 0;          // first N rows only (0 = all)
+  int max_jobs = 0;          // first N rows only (0 = all); readers keep only these (TraceRows)
   int gpus_per_node = 8;     // for the packed-node speed of a generic job's work
   int max_gpus = 0;          // the largest request allowed besides the class's maximum (the cluster; 0 = no limit)
   Oversize oversize = Oversize::kError;

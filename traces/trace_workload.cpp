@@ -101,7 +101,7 @@ Workload workload_from_trace(const Trace& trace, std::shared_ptr<const Catalog> 
 
 TraceNotes trace_notes(const Trace& trace, const Catalog& cat, const TraceWorkloadSpec& spec, int total_gpus) {
   TraceNotes notes;
-  notes.rows = trace.jobs.size();
+  notes.rows = trace.total_rows();
   const std::size_t n = rows_used(trace, spec);
   notes.truncated = notes.rows - n;
   const int generic_class = generic_class_index(trace, cat, spec);

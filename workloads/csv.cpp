@@ -3,7 +3,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <utility>
 
 #include "workloads/input_file.h"
 #include "workloads/json_reader.h"
@@ -89,73 +91,144 @@ int CsvTable::integer_in(const CsvRow& row, int col, int lo, int hi) const {
   return static_cast<int>(v);
 }
 
-CsvTable parse_csv(const std::string& text, const std::string& origin) {
-  CsvTable t;
-  t.file = origin;
-  std::vector<std::string> fields;
-  std::string cur;
-  bool in_quotes = false;
-  bool quoted = false;
-  int line = 1;
-  int row_line = 1;
-  auto end_row = [&]() {
-    fields.push_back(quoted ? cur : trim(cur));
-    cur.clear();
-    quoted = false;
-    const bool blank = fields.size() == 1 && fields[0].empty();
-    if (!blank) {
-      if (t.header.empty()) {
-        t.header = fields;
-      } else {
-        if (fields.size() != t.header.size()) {
-          throw InputError(origin + ":" + std::to_string(row_line) + ": expected " + std::to_string(t.header.size()) +
-                           " fields (" + join_names(t.header) + "), got " + std::to_string(fields.size()));
-        }
-        t.rows.push_back(CsvRow{row_line, fields});
-      }
+namespace {
+
+// The incremental parser behind parse_csv and for_each_csv_row: bytes arrive in chunks of any size (a quote escape
+// or the byte-order mark may straddle two), rows leave through `emit` with their 1-based line.
+class CsvParser {
+ public:
+  CsvParser(std::string origin, std::function<void(const CsvTable&, const CsvRow&)> emit) : emit_(std::move(emit)) {
+    table_.file = std::move(origin);
+  }
+
+  void feed(const char* data, std::size_t size) {
+    std::size_t i = 0;
+    if (prefix_.size() < 3) {  // hold the first three bytes until it is known whether they are a byte-order mark
+      while (i < size && prefix_.size() < 3)
+        prefix_ += data[i++];
+      if (prefix_.size() < 3) return;
+      if (prefix_ != "\xEF\xBB\xBF") consume(prefix_.data(), prefix_.size());
     }
-    fields.clear();
-  };
-  // A UTF-8 byte-order mark (spreadsheets write one) is not part of the first column's name.
-  const std::size_t start = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
-  for (std::size_t i = start; i < text.size(); ++i) {
-    const char ch = text[i];
-    if (in_quotes) {
-      if (ch == '"') {
-        if (i + 1 < text.size() && text[i + 1] == '"') {
-          cur += '"';
-          ++i;
-        } else {
-          in_quotes = false;
+    consume(data + i, size - i);
+  }
+
+  // Ends the text: flushes a last row without a newline; throws for an unterminated quote or no header.
+  const CsvTable& finish() {
+    if (prefix_.size() < 3) {
+      const std::string held = prefix_;
+      prefix_ = "done";
+      consume(held.data(), held.size());
+    }
+    if (quote_pending_) {
+      quote_pending_ = false;
+      in_quotes_ = false;
+    }
+    if (in_quotes_) throw InputError(table_.file + ":" + std::to_string(row_line_) + ": unterminated quoted field");
+    if (!cur_.empty() || !row_.fields.empty()) end_row();
+    if (table_.header.empty()) throw InputError(table_.file + ":1: empty file (expected a header row)");
+    return table_;
+  }
+
+  [[nodiscard]] CsvTable& table() { return table_; }
+
+ private:
+  void consume(const char* data, std::size_t size) {
+    for (std::size_t i = 0; i < size; ++i) {
+      const char ch = data[i];
+      if (quote_pending_) {  // a quote inside quotes: "" is an escaped quote, anything else ends the quoted part
+        quote_pending_ = false;
+        if (ch == '"') {
+          cur_ += '"';
+          continue;
         }
-      } else {
-        if (ch == '\n') ++line;
-        cur += ch;
+        in_quotes_ = false;
       }
-    } else if (ch == '"' && trim(cur).empty()) {
-      in_quotes = true;
-      quoted = true;
-      cur.clear();
-    } else if (ch == ',') {
-      fields.push_back(quoted ? cur : trim(cur));
-      cur.clear();
-      quoted = false;
-    } else if (ch == '\n') {
-      end_row();
-      ++line;
-      row_line = line;
-    } else {
-      cur += ch;
+      if (in_quotes_) {
+        if (ch == '"') {
+          quote_pending_ = true;
+        } else {
+          if (ch == '\n') ++line_;
+          cur_ += ch;
+        }
+      } else if (ch == '"' && trim(cur_).empty()) {
+        in_quotes_ = true;
+        quoted_ = true;
+        cur_.clear();
+      } else if (ch == ',') {
+        end_field();
+      } else if (ch == '\n') {
+        end_row();
+        ++line_;
+        row_line_ = line_;
+      } else {
+        cur_ += ch;
+      }
     }
   }
-  if (in_quotes) throw InputError(origin + ":" + std::to_string(row_line) + ": unterminated quoted field");
-  if (!cur.empty() || !fields.empty()) end_row();
-  if (t.header.empty()) throw InputError(origin + ":1: empty file (expected a header row)");
+
+  void end_field() {
+    row_.fields.push_back(quoted_ ? cur_ : trim(cur_));
+    cur_.clear();
+    quoted_ = false;
+  }
+
+  void end_row() {
+    end_field();
+    const bool blank = row_.fields.size() == 1 && row_.fields[0].empty();
+    if (!blank) {
+      if (table_.header.empty()) {
+        table_.header = row_.fields;
+      } else {
+        if (row_.fields.size() != table_.header.size()) {
+          throw InputError(table_.file + ":" + std::to_string(row_line_) + ": expected " +
+                           std::to_string(table_.header.size()) + " fields (" + join_names(table_.header) + "), got " +
+                           std::to_string(row_.fields.size()));
+        }
+        row_.line = row_line_;
+        emit_(table_, row_);
+      }
+    }
+    row_.fields.clear();
+  }
+
+  std::function<void(const CsvTable&, const CsvRow&)> emit_;
+  CsvTable table_;
+  CsvRow row_;
+  std::string cur_;
+  std::string prefix_;
+  bool in_quotes_ = false;
+  bool quote_pending_ = false;
+  bool quoted_ = false;
+  int line_ = 1;
+  int row_line_ = 1;
+};
+
+}  // namespace
+
+CsvTable parse_csv(const std::string& text, const std::string& origin) {
+  std::vector<CsvRow> rows;
+  CsvParser parser(origin, [&rows](const CsvTable& /*table*/, const CsvRow& row) { rows.push_back(row); });
+  parser.feed(text.data(), text.size());
+  parser.finish();
+  CsvTable t = std::move(parser.table());
+  t.rows = std::move(rows);
   return t;
 }
 
 CsvTable read_csv_file(const std::string& path) {
   return parse_csv(read_input_file(path, "CSV file"), path);
+}
+
+std::size_t for_each_csv_row(const std::string& path,
+                             const std::function<void(const CsvTable&, const CsvRow&)>& on_row) {
+  std::size_t rows = 0;
+  CsvParser parser(path, [&](const CsvTable& table, const CsvRow& row) {
+    ++rows;
+    on_row(table, row);
+  });
+  for_each_input_chunk(path, "CSV file", [&parser](const char* data, std::size_t size) { parser.feed(data, size); });
+  parser.finish();
+  return rows;
 }
 
 }  // namespace ringsched

@@ -2,6 +2,8 @@
 // fields (double-quoted fields with "" escapes allowed), every row keeping its 1-based line number for messages.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,5 +40,10 @@ struct CsvTable {
 CsvTable parse_csv(const std::string& text, const std::string& origin);
 // Reads and parses a file; a missing or unreadable file is an InputError naming it.
 CsvTable read_csv_file(const std::string& path);
+// Streams a file row by row without holding it whole (traces of millions of rows): `on_row` gets each data row with
+// the table so far (its file and header; `rows` stays empty), so CsvTable's checked accessors and messages work.
+// The same rules, limits and messages as read_csv_file; returns the number of data rows.
+std::size_t for_each_csv_row(const std::string& path,
+                             const std::function<void(const CsvTable&, const CsvRow&)>& on_row);
 
 }  // namespace ringsched

@@ -6,12 +6,17 @@
 #include <filesystem>
 #include <fstream>
 #include <system_error>
+#include <vector>
 
 #include "models/input_error.h"
 
 namespace ringsched {
 
-std::string read_input_file(const std::string& path, const std::string& what, std::size_t max_bytes) {
+namespace {
+
+// The checks every reader shares; returns the file's size as stat saw it (0 when unknown) and opens `in`.
+std::uintmax_t open_checked(const std::string& path, const std::string& what, std::size_t max_bytes,
+                            std::ifstream& in) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
@@ -25,10 +30,22 @@ std::string read_input_file(const std::string& path, const std::string& what, st
     throw InputError(path + ": " + what + " is " + std::to_string(size) + " bytes, more than the limit of " +
                      std::to_string(max_bytes));
   }
-  std::ifstream in(path, std::ios::binary);
+  in.open(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open " + what + ": " + std::strerror(errno));
+  return ec ? 0 : size;
+}
+
+[[noreturn]] void grew_beyond(const std::string& path, const std::string& what, std::size_t max_bytes) {
+  throw InputError(path + ": " + what + " is more than the limit of " + std::to_string(max_bytes) + " bytes");
+}
+
+}  // namespace
+
+std::string read_input_file(const std::string& path, const std::string& what, std::size_t max_bytes) {
+  std::ifstream in;
+  const auto size = open_checked(path, what, max_bytes, in);
   std::string out;
-  out.resize(static_cast<std::size_t>(ec ? 0 : size));
+  out.resize(static_cast<std::size_t>(size));
   if (!out.empty()) in.read(out.data(), static_cast<std::streamsize>(out.size()));
   if (in.bad()) throw InputError(path + ": cannot read " + what);
   out.resize(static_cast<std::size_t>(in.gcount()));
@@ -36,12 +53,25 @@ std::string read_input_file(const std::string& path, const std::string& what, st
   char buf[65536];
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
     out.append(buf, static_cast<std::size_t>(in.gcount()));
-    if (out.size() > max_bytes) {
-      throw InputError(path + ": " + what + " is more than the limit of " + std::to_string(max_bytes) + " bytes");
-    }
+    if (out.size() > max_bytes) grew_beyond(path, what, max_bytes);
   }
   if (in.bad()) throw InputError(path + ": cannot read " + what);
   return out;
+}
+
+void for_each_input_chunk(const std::string& path, const std::string& what,
+                          const std::function<void(const char*, std::size_t)>& chunk, std::size_t max_bytes) {
+  std::ifstream in;
+  (void)open_checked(path, what, max_bytes, in);
+  std::vector<char> buf(std::size_t{1} << 20);
+  std::size_t total = 0;
+  while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
+    const auto n = static_cast<std::size_t>(in.gcount());
+    total += n;
+    if (total > max_bytes) grew_beyond(path, what, max_bytes);
+    chunk(buf.data(), n);
+  }
+  if (in.bad()) throw InputError(path + ": cannot read " + what);
 }
 
 }  // namespace ringsched

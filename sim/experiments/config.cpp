@@ -125,9 +125,9 @@ Trace parse_repeat(const JsonReader& rep, const Trace& trace, double unit_s) {
   if (!(static_cast<double>(copies - 1) * every * unit_s <= 1e12)) {
     rep.at("every").fail("the last copy would start beyond the simulated horizon of 1e12 s");
   }
-  const double rows = static_cast<double>(trace.jobs.size());
+  const double rows = static_cast<double>(trace.total_rows());
   if (rows * static_cast<double>(copies) > 10'000'000.0) {
-    rep.at("copies").fail(std::to_string(copies) + " copies of " + std::to_string(trace.jobs.size()) +
+    rep.at("copies").fail(std::to_string(copies) + " copies of " + std::to_string(trace.total_rows()) +
                           " rows exceed 10,000,000 jobs");
   }
   return repeat_trace(trace, static_cast<int>(copies), every * unit_s);
@@ -181,7 +181,7 @@ void parse_trace(const JsonReader& tr, const std::string& base_dir, ExperimentCo
   // A format that keeps the file's numbers (Pollux files give seconds) has them reinterpreted by time_unit here.
   if (!format->reads_seconds()) spec.time_scale *= unit_s;
   if (auto rep = tr.maybe("repeat")) trace = parse_repeat(*rep, trace, format->reads_seconds() ? unit_s : 1.0);
-  c.workload.jobs = static_cast<int>(trace.jobs.size());
+  c.workload.jobs = static_cast<int>(trace.total_rows());
   c.workload.trace = std::make_shared<const Trace>(std::move(trace));
 }
 
@@ -231,8 +231,12 @@ void parse_workload(const JsonReader& wl, const std::string& base_dir, Experimen
   if (w.loss_sigma > 3.0) wl.at("loss_sigma").fail("must be <= 3");
   if (auto tr = wl.maybe("trace")) {
     if (wl.has("arrival")) wl.at("arrival").fail("give either workload.arrival or workload.trace, not both");
+    // The cap is known before the trace is read, so the reader holds only the rows a run uses (TraceRows).
+    int cap = 0;
+    if (auto j = wl.maybe("jobs")) cap = static_cast<int>(j->as_integer_in(1, 10'000'000));
+    w.trace_spec.max_jobs = cap;
     parse_trace(*tr, base_dir, c);
-    if (auto j = wl.maybe("jobs")) w.jobs = std::min(w.jobs, static_cast<int>(j->as_integer_in(1, 10'000'000)));
+    if (cap > 0) w.jobs = std::min(w.jobs, cap);
     try {
       TraceWorkloadSpec spec = w.trace_spec;
       spec.max_jobs = w.jobs;

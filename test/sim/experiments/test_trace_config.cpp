@@ -410,3 +410,53 @@ TEST_CASE("sim::Experiment: workload.trace.repeat tiles a trace, copies shifted 
   doc["workload"]["trace"]["repeat"] = {{"copies", 2}, {"period", 30}};
   CHECK_THAT(parse_error(doc, dir.path().string()), Contains("workload.trace.repeat.period: unknown key"));
 }
+
+TEST_CASE("sim::Experiment: workload.jobs caps the rows a trace holds, with or without repeat, and changes no job",
+          "[sim][trace]") {
+  TempDir dir;
+  // 100,000 rows in descending submit order (the earliest last): the cap must find the earliest rows anywhere.
+  std::string text = "timestamp,duration,num_gpus\n";
+  for (int i = 100'000; i > 0; --i)
+    text += std::to_string(i / 2) + "," + std::to_string(60 + i % 50) + "," + std::to_string(1 + i % 8) + "\n";
+  write(dir / "big.csv", text);
+  nlohmann::json doc = paper_config();
+  doc["workload"].erase("arrival");
+  doc["workload"]["jobs"] = 20;
+  doc["workload"]["trace"] = nlohmann::json::parse(R"({"format": "generic", "file": "big.csv"})");
+  const ExperimentConfig c = parse_experiment(doc, "cfg.json", dir.path().string());
+  CHECK(c.workload.jobs == 20);
+  CHECK(c.workload.trace->jobs.size() == 20);  // held: the first 20 by submit time, not the file
+  CHECK(c.workload.trace_notes.rows == 100'000);
+  CHECK(c.workload.trace_notes.truncated == 99'980);
+  doc["workload"].erase("jobs");
+  const ExperimentConfig whole = parse_experiment(doc, "cfg.json", dir.path().string());
+  CHECK(whole.workload.trace->jobs.size() == 100'000);
+  const Workload capped = make_workload(c, 0, 5);
+  const Workload all = make_workload(whole, 0, 5);
+  REQUIRE(capped.jobs.size() == 20);
+  for (std::size_t i = 0; i < capped.jobs.size(); ++i) {
+    INFO("job " << i);
+    CHECK(capped.jobs[i].name == all.jobs[i].name);
+    CHECK(capped.jobs[i].arrival == all.jobs[i].arrival);
+    CHECK(capped.jobs[i].work_samples == all.jobs[i].work_samples);
+    CHECK(capped.jobs[i].speed_factor == all.jobs[i].speed_factor);
+  }
+  // Tiled: copies of the held rows give the tiled trace's first 20 (rows counted as copies x the file's).
+  doc["workload"]["jobs"] = 20;
+  doc["workload"]["trace"]["repeat"] = {{"copies", 3}, {"every", 2}};
+  const ExperimentConfig tiled = parse_experiment(doc, "cfg.json", dir.path().string());
+  CHECK(tiled.workload.trace->jobs.size() == 60);
+  CHECK(tiled.workload.trace_notes.rows == 300'000);
+  CHECK(tiled.workload.trace_notes.truncated == 299'980);
+  doc["workload"].erase("jobs");
+  const Workload tiled_all = make_workload(parse_experiment(doc, "cfg.json", dir.path().string()), 0, 5);
+  const Workload tiled_capped = make_workload(tiled, 0, 5);
+  REQUIRE(tiled_capped.jobs.size() == 20);
+  for (std::size_t i = 0; i < tiled_capped.jobs.size(); ++i) {
+    INFO("tiled job " << i);
+    CHECK(tiled_capped.jobs[i].name == tiled_all.jobs[i].name);
+    CHECK(tiled_capped.jobs[i].arrival == tiled_all.jobs[i].arrival);
+  }
+  // t = 0: line 100,001; t = 1: lines 99,999 and 100,000; t = 2: lines 99,997, 99,998, then copy 1 of line 100,001.
+  CHECK(tiled_capped.jobs[5].name == "line-100001~1");
+}
