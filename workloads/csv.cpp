@@ -119,9 +119,10 @@ class CsvParser {
       prefix_ = "done";
       consume(held.data(), held.size());
     }
-    if (quote_pending_) {
+    if (quote_pending_) {  // the text ended right after a closing quote
       quote_pending_ = false;
       in_quotes_ = false;
+      closed_at_ = cur_.size();
     }
     if (in_quotes_) throw InputError(table_.file + ":" + std::to_string(row_line_) + ": unterminated quoted field");
     if (!cur_.empty() || !row_.fields.empty()) end_row();
@@ -142,6 +143,7 @@ class CsvParser {
           continue;
         }
         in_quotes_ = false;
+        closed_at_ = cur_.size();
       }
       if (in_quotes_) {
         if (ch == '"') {
@@ -166,8 +168,19 @@ class CsvParser {
     }
   }
 
+  // A quoted field is its text between the quotes; only spaces, tabs or a CR (a CRLF line end) may follow the closing
+  // quote.
   void end_field() {
-    row_.fields.push_back(quoted_ ? cur_ : trim(cur_));
+    if (quoted_) {
+      if (!trim(cur_.substr(closed_at_)).empty()) {
+        throw InputError(table_.file + ":" + std::to_string(row_line_) + ": text after the closing quote of field " +
+                         std::to_string(row_.fields.size() + 1) + ": '" + cur_.substr(closed_at_) + "'");
+      }
+      cur_.resize(closed_at_);
+      row_.fields.push_back(cur_);
+    } else {
+      row_.fields.push_back(trim(cur_));
+    }
     cur_.clear();
     quoted_ = false;
   }
@@ -199,6 +212,7 @@ class CsvParser {
   bool in_quotes_ = false;
   bool quote_pending_ = false;
   bool quoted_ = false;
+  std::size_t closed_at_ = 0;  // where the closing quote of a quoted field was (cur_'s length then)
   int line_ = 1;
   int row_line_ = 1;
 };
@@ -219,14 +233,16 @@ CsvTable read_csv_file(const std::string& path) {
   return parse_csv(read_input_file(path, "CSV file"), path);
 }
 
-std::size_t for_each_csv_row(const std::string& path,
-                             const std::function<void(const CsvTable&, const CsvRow&)>& on_row) {
+std::size_t for_each_csv_row(const std::string& path, const std::function<void(const CsvTable&, const CsvRow&)>& on_row,
+                             std::size_t block_bytes) {
   std::size_t rows = 0;
   CsvParser parser(path, [&](const CsvTable& table, const CsvRow& row) {
     ++rows;
     on_row(table, row);
   });
-  for_each_input_chunk(path, "CSV file", [&parser](const char* data, std::size_t size) { parser.feed(data, size); });
+  for_each_input_chunk(
+      path, "CSV file", [&parser](const char* data, std::size_t size) { parser.feed(data, size); }, kMaxInputFileBytes,
+      block_bytes);
   parser.finish();
   return rows;
 }

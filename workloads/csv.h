@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/input_error.h"
+#include "workloads/input_file.h"
 
 namespace ringsched {
 
@@ -42,8 +43,9 @@ CsvTable parse_csv(const std::string& text, const std::string& origin);
 CsvTable read_csv_file(const std::string& path);
 // Streams a file row by row without holding it whole (traces of millions of rows): `on_row` gets each data row with
 // the table so far (its file and header; `rows` stays empty), so CsvTable's checked accessors and messages work.
-// The same rules, limits and messages as read_csv_file; returns the number of data rows.
-std::size_t for_each_csv_row(const std::string& path,
-                             const std::function<void(const CsvTable&, const CsvRow&)>& on_row);
+// The same rules, limits and messages as read_csv_file; returns the number of data rows. Reads blocks of
+// `block_bytes` (tests use tiny blocks so that quotes, escapes and rows straddle them).
+std::size_t for_each_csv_row(const std::string& path, const std::function<void(const CsvTable&, const CsvRow&)>& on_row,
+                             std::size_t block_bytes = kReadBlockBytes);
 
 }  // namespace ringsched

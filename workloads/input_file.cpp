@@ -1,6 +1,7 @@
 // workloads/input_file.cpp — bounded whole-file reads for user input.
 #include "workloads/input_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -60,10 +61,11 @@ std::string read_input_file(const std::string& path, const std::string& what, st
 }
 
 void for_each_input_chunk(const std::string& path, const std::string& what,
-                          const std::function<void(const char*, std::size_t)>& chunk, std::size_t max_bytes) {
+                          const std::function<void(const char*, std::size_t)>& chunk, std::size_t max_bytes,
+                          std::size_t block_bytes) {
   std::ifstream in;
   (void)open_checked(path, what, max_bytes, in);
-  std::vector<char> buf(std::size_t{1} << 20);
+  std::vector<char> buf(std::max<std::size_t>(1, block_bytes));
   std::size_t total = 0;
   while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
     const auto n = static_cast<std::size_t>(in.gcount());

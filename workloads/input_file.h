@@ -14,10 +14,14 @@ namespace ringsched {
 inline constexpr std::size_t kMaxInputFileBytes = std::size_t{1} << 30;
 
 // The whole file as bytes. `what` names the kind of file in messages ("config", "trace", ...).
-// The same checks and cap, the bytes handed to `chunk` a block at a time (readers that stream: traces).
+// The block size of streamed reads: 1 MiB.
+inline constexpr std::size_t kReadBlockBytes = std::size_t{1} << 20;
+
+// The same checks and cap, the bytes handed to `chunk` a block of `block_bytes` (>= 1) at a time (readers that
+// stream: traces).
 void for_each_input_chunk(const std::string& path, const std::string& what,
                           const std::function<void(const char*, std::size_t)>& chunk,
-                          std::size_t max_bytes = kMaxInputFileBytes);
+                          std::size_t max_bytes = kMaxInputFileBytes, std::size_t block_bytes = kReadBlockBytes);
 
 std::string read_input_file(const std::string& path, const std::string& what = "file",
                             std::size_t max_bytes = kMaxInputFileBytes);

@@ -47,9 +47,10 @@ class StreamTestFile {
   std::string path_;
 };
 
-std::vector<CsvRow> streamed_rows(const std::string& path) {
+std::vector<CsvRow> streamed_rows(const std::string& path, std::size_t block = kReadBlockBytes) {
   std::vector<CsvRow> rows;
-  const std::size_t n = for_each_csv_row(path, [&](const CsvTable&, const CsvRow& row) { rows.push_back(row); });
+  const std::size_t n = for_each_csv_row(
+      path, [&](const CsvTable&, const CsvRow& row) { rows.push_back(row); }, block);
   CHECK(n == rows.size());
   return rows;
 }
@@ -85,28 +86,37 @@ std::vector<std::string> names_of(const Trace& t) {
 
 }  // namespace
 
-TEST_CASE("workloads::for_each_csv_row: the rows parse_csv gives, also across its 1 MiB reads", "[csv][trace]") {
-  // A quoted field with an escaped quote and a line break, repeated past 1 MiB; a filler of 0..9 bytes moves the read
-  // boundary through every byte of the repeated row, so an escape, a quote and a newline each straddle two reads.
-  const std::string row = "\"a\"\"b\nc\",  x \n";  // 15 bytes: "a""b<LF>c", then x trimmed
-  for (int filler = 0; filler < 15; ++filler) {
-    std::string text =
-        "\xEF\xBB\xBF"
-        "name , note\n" +
-        std::string(static_cast<std::size_t>(filler), 'f') + ",y\n";
-    while (text.size() < (std::size_t{1} << 20) + 64)
-      text += row;
-    text += "last,row";  // no final newline
-    INFO("filler " << filler);
-    const StreamTestFile file("csv-" + std::to_string(filler) + ".csv", text);
-    const CsvTable whole = parse_csv(text, file.path());
-    CHECK(whole.header == std::vector<std::string>{"name", "note"});
-    CHECK(whole.rows[1].fields == std::vector<std::string>{"a\"b\nc", "x"});
-    check_same_rows(streamed_rows(file.path()), whole.rows);
+TEST_CASE("workloads::for_each_csv_row: the rows parse_csv gives, with quotes, escapes and rows across reads",
+          "[csv][trace]") {
+  // A byte-order mark, spaces to trim, quoted fields with an escaped quote and a line break, a blank line, CRLF and
+  // no final newline; read in blocks of every size from 1 to 40 bytes, so each of them straddles two reads.
+  const std::string text =
+      "\xEF\xBB\xBF"
+      "name , note\n\"a\"\"b\nc\",  x \n\n\"\"\"\",\"q,r\"\r\nplain, \"\"\nlast,row";
+  const StreamTestFile file("csv-small.csv", text);
+  const CsvTable whole = parse_csv(text, file.path());
+  CHECK(whole.header == std::vector<std::string>{"name", "note"});
+  REQUIRE(whole.rows.size() == 4);
+  CHECK(whole.rows[0].fields == std::vector<std::string>{"a\"b\nc", "x"});
+  CHECK(whole.rows[1].line == 5);
+  CHECK(whole.rows[1].fields == std::vector<std::string>{"\"", "q,r"});
+  for (std::size_t block = 1; block <= 40; ++block) {
+    INFO("block " << block);
+    check_same_rows(streamed_rows(file.path(), block), whole.rows);
   }
+  // The real block size, on a file past it (the boundary inside a quoted escape).
+  const std::string row = "\"a\"\"b\nc\",  x \n";  // 15 bytes
+  std::string big = "name,note\n" + std::string(9, 'f') + ",y\n";
+  while (big.size() < kReadBlockBytes + 64)
+    big += row;
+  const StreamTestFile big_file("csv-big.csv", big);
+  check_same_rows(streamed_rows(big_file.path()), parse_csv(big, big_file.path()).rows);
   // Errors: the same messages, naming the file and line.
   const StreamTestFile bad("bad.csv", "a,b\n1,2\n3\n");
   CHECK_THROWS_WITH(streamed_rows(bad.path()), Catch::Contains("bad.csv:3: expected 2 fields (a, b), got 1"));
+  const StreamTestFile after_quote("after.csv", "a,b\n1,\"2\" \r\n3,\"4\"5\n");
+  CHECK_THROWS_WITH(streamed_rows(after_quote.path()),
+                    Catch::Contains("after.csv:3: text after the closing quote of field 2: '5'"));
   const StreamTestFile open_quote("quote.csv", "a,b\n1,\"2\n");
   CHECK_THROWS_WITH(streamed_rows(open_quote.path()), Catch::Contains("quote.csv:2: unterminated quoted field"));
   const StreamTestFile bom_only("bom.csv", "\xEF\xBB\xBF");
