@@ -2,16 +2,23 @@
 # Sourced, not run.
 
 RINGSCHED_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-RINGSCHED_PACKAGES=(cmake g++ make ninja-build libeigen3-dev libboost-graph-dev libboost-random-dev
-  nlohmann-json3-dev catch2 libopenmpi-dev openmpi-bin libbenchmark-dev libcli11-dev python3-matplotlib
-  clang-format libqhull-dev liblbfgsb-dev gfortran clang libclang-rt-dev coinor-libclp-dev
-  pybind11-dev python3-dev python3-pytest)
+# What building the command line needs (scripts/ringsched installs only these: about half the download of the whole
+# list, so a first `scripts/ringsched table3` is minutes shorter), and what the tests, benchmarks, sanitizer build,
+# lint, plots and the Python module add (scripts/test installs both).
+RINGSCHED_BUILD_PACKAGES=(cmake g++ make ninja-build libeigen3-dev libboost-graph-dev libboost-random-dev
+  nlohmann-json3-dev libcli11-dev libqhull-dev liblbfgsb-dev gfortran coinor-libclp-dev libopenmpi-dev openmpi-bin)
+RINGSCHED_DEV_PACKAGES=(catch2 libbenchmark-dev python3-matplotlib clang-format clang libclang-rt-dev pybind11-dev
+  python3-dev python3-pytest)
+RINGSCHED_PACKAGES=("${RINGSCHED_BUILD_PACKAGES[@]}" "${RINGSCHED_DEV_PACKAGES[@]}")
 
 log() { echo "[ringsched] $*" >&2; }
 
+# missing_packages [PKG...]: those not installed (default: every package of RINGSCHED_PACKAGES).
 missing_packages() {
   local missing=()
-  for p in "${RINGSCHED_PACKAGES[@]}"; do
+  local wanted=("$@")
+  [ ${#wanted[@]} -eq 0 ] && wanted=("${RINGSCHED_PACKAGES[@]}")
+  for p in "${wanted[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
       missing+=("$p")
     fi
@@ -19,13 +26,16 @@ missing_packages() {
   echo "${missing[@]}"
 }
 
+# ensure_packages [PKG...]: installs the missing ones (default: every package of RINGSCHED_PACKAGES).
 ensure_packages() {
+  local wanted=("$@")
+  [ ${#wanted[@]} -eq 0 ] && wanted=("${RINGSCHED_PACKAGES[@]}")
   if ! command -v dpkg-query >/dev/null 2>&1; then
-    log "not a Debian-like system: install the equivalents of: ${RINGSCHED_PACKAGES[*]}"
+    log "not a Debian-like system: install the equivalents of: ${wanted[*]}"
     return 0
   fi
   local missing
-  missing="$(missing_packages)"
+  missing="$(missing_packages "${wanted[@]}")"
   [ -z "$missing" ] && return 0
   if [ "$(id -u)" -ne 0 ]; then
     log "missing packages: $missing"
