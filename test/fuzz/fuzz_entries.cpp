@@ -20,11 +20,13 @@
 #include "sim/sweeps/check.h"
 #include "sim/sweeps/sweep_results.h"
 #include "sim/sweeps/sweep_spec.h"
+#include "traces/gavel_trace.h"
 #include "traces/generic_trace.h"
 #include "traces/pollux_trace.h"
 #include "traces/trace_workload.h"
 #include "workloads/catalog.h"
 #include "workloads/csv.h"
+#include "workloads/gavel.h"
 #include "workloads/goodput_app.h"
 #include "workloads/json_reader.h"
 #include "workloads/measurement.h"
@@ -136,9 +138,11 @@ std::shared_ptr<const Catalog> paper_catalog() {
 
 void run_pollux_trace(std::string_view data) {
   accepting_input_errors([&] {
-    const Trace t = read_pollux_workload(put("workload.csv", data));
+    // Held rows capped at 0 (all) .. 6 as workload.jobs does (TraceRows' bounded heap), the notes' cap the same.
+    const auto keep = static_cast<int>(data.size() % 7);
+    const Trace t = read_pollux_workload(put("workload.csv", data), static_cast<std::size_t>(keep));
     TraceWorkloadSpec spec;
-    spec.max_jobs = 200;
+    spec.max_jobs = keep == 0 ? 200 : keep;
     spec.max_gpus = 64;
     spec.oversize = static_cast<Oversize>(data.size() % 3);
     (void)trace_notes(t, *goodput_catalog(), spec, 64);
@@ -161,9 +165,10 @@ void run_generic_trace(std::string_view data) {
     g.gpus_column = "num_gpus";
     g.id_column = data.size() % 2 == 0 ? "" : "timestamp";
     g.time_unit = data.size() % 5 == 0 ? "h" : "s";
-    const Trace t = read_generic_trace(put("trace.csv", data), g);
+    const auto keep = static_cast<int>(data.size() % 7);
+    const Trace t = read_generic_trace(put("trace.csv", data), g, static_cast<std::size_t>(keep));
     TraceWorkloadSpec spec;
-    spec.max_jobs = 200;
+    spec.max_jobs = keep == 0 ? 200 : keep;
     spec.max_gpus = 64;
     spec.oversize = static_cast<Oversize>(data.size() % 3);
     (void)trace_notes(t, *paper_catalog(), spec, 64);
@@ -176,6 +181,31 @@ std::vector<std::string> generic_trace_seeds() {
   for (const char* f : {"/test/fixtures/heldout/generic-small.csv", "/test/fixtures/heldout/generic-negative.csv"})
     seeds.push_back(read_file(kSource + f));
   return seeds;
+}
+
+// ---- Gavel traces (tab-separated, 10 or 7 columns) into a workload of the gavel catalog ----
+
+std::shared_ptr<const Catalog> gavel_types_catalog() {
+  static const auto cat = std::make_shared<const Catalog>(gavel_catalog(default_gavel_dir()));
+  return cat;
+}
+
+void run_gavel_trace(std::string_view data) {
+  accepting_input_errors([&] {
+    const auto keep = static_cast<int>(data.size() % 7);
+    const Trace t =
+        read_gavel_trace(put("jobs.trace", data), data.size() % 5 == 0 ? "min" : "s", static_cast<std::size_t>(keep));
+    TraceWorkloadSpec spec;
+    spec.max_jobs = keep == 0 ? 200 : keep;
+    spec.max_gpus = 64;
+    spec.oversize = static_cast<Oversize>(data.size() % 3);
+    (void)trace_notes(t, *gavel_types_catalog(), spec, 64);
+    (void)workload_from_trace(t, gavel_types_catalog(), spec, 1);
+  });
+}
+
+std::vector<std::string> gavel_trace_seeds() {
+  return files_in(kSource + "/workloads/data/gavel/traces", ".trace");
 }
 
 // ---- fit --csv points: read and fitted under each protocol ----
@@ -300,6 +330,7 @@ const std::vector<Target>& targets() {
       {"config", "experiment config: parse, validate, one capped run", run_config, config_seeds},
       {"pollux_trace", "Pollux workload CSV into a goodput workload", run_pollux_trace, pollux_trace_seeds},
       {"generic_trace", "generic trace CSV into a workload", run_generic_trace, generic_trace_seeds},
+      {"gavel_trace", "Gavel trace (tab-separated) into a workload", run_gavel_trace, gavel_trace_seeds},
       {"points_csv", "fit --csv points, fitted under each protocol", run_points_csv, points_csv_seeds},
       {"goodput_tables", "Pollux application tables (placements, scalability, validation)", run_goodput_tables,
        goodput_tables_seeds},

@@ -18,8 +18,8 @@ struct Target {
   std::vector<std::string> (*seeds)();  // seed inputs from the repository (examples, shipped data, fixtures)
 };
 
-// Every target, by name: config, pollux_trace, generic_trace, points_csv, goodput_tables, measurement, checkpoint,
-// results.
+// Every target, by name: config, pollux_trace, generic_trace, gavel_trace, points_csv, goodput_tables, results,
+// measurement, checkpoint.
 const std::vector<Target>& targets();
 const Target* find_target(std::string_view name);
 
