@@ -136,17 +136,24 @@ std::shared_ptr<const Catalog> paper_catalog() {
   return cat;
 }
 
+// Every trace target reads with a held-row cap of 0 (all) .. 6, as workload.jobs caps a trace (TraceRows' bounded
+// heap), then builds the notes and the workload under the same cap, with an oversize mode chosen by the input.
+std::size_t trace_keep(std::string_view data) {
+  return data.size() % 7;
+}
+
+void trace_into_workload(const Trace& t, const std::shared_ptr<const Catalog>& catalog, std::string_view data) {
+  TraceWorkloadSpec spec;
+  spec.max_jobs = trace_keep(data) == 0 ? 200 : static_cast<int>(trace_keep(data));
+  spec.max_gpus = 64;
+  spec.oversize = static_cast<Oversize>(data.size() % 3);
+  (void)trace_notes(t, *catalog, spec, 64);
+  (void)workload_from_trace(t, catalog, spec, 1);
+}
+
 void run_pollux_trace(std::string_view data) {
   accepting_input_errors([&] {
-    // Held rows capped at 0 (all) .. 6 as workload.jobs does (TraceRows' bounded heap), the notes' cap the same.
-    const auto keep = static_cast<int>(data.size() % 7);
-    const Trace t = read_pollux_workload(put("workload.csv", data), static_cast<std::size_t>(keep));
-    TraceWorkloadSpec spec;
-    spec.max_jobs = keep == 0 ? 200 : keep;
-    spec.max_gpus = 64;
-    spec.oversize = static_cast<Oversize>(data.size() % 3);
-    (void)trace_notes(t, *goodput_catalog(), spec, 64);
-    (void)workload_from_trace(t, goodput_catalog(), spec, 1);
+    trace_into_workload(read_pollux_workload(put("workload.csv", data), trace_keep(data)), goodput_catalog(), data);
   });
 }
 
@@ -165,14 +172,7 @@ void run_generic_trace(std::string_view data) {
     g.gpus_column = "num_gpus";
     g.id_column = data.size() % 2 == 0 ? "" : "timestamp";
     g.time_unit = data.size() % 5 == 0 ? "h" : "s";
-    const auto keep = static_cast<int>(data.size() % 7);
-    const Trace t = read_generic_trace(put("trace.csv", data), g, static_cast<std::size_t>(keep));
-    TraceWorkloadSpec spec;
-    spec.max_jobs = keep == 0 ? 200 : keep;
-    spec.max_gpus = 64;
-    spec.oversize = static_cast<Oversize>(data.size() % 3);
-    (void)trace_notes(t, *paper_catalog(), spec, 64);
-    (void)workload_from_trace(t, paper_catalog(), spec, 1);
+    trace_into_workload(read_generic_trace(put("trace.csv", data), g, trace_keep(data)), paper_catalog(), data);
   });
 }
 
@@ -192,15 +192,8 @@ std::shared_ptr<const Catalog> gavel_types_catalog() {
 
 void run_gavel_trace(std::string_view data) {
   accepting_input_errors([&] {
-    const auto keep = static_cast<int>(data.size() % 7);
-    const Trace t =
-        read_gavel_trace(put("jobs.trace", data), data.size() % 5 == 0 ? "min" : "s", static_cast<std::size_t>(keep));
-    TraceWorkloadSpec spec;
-    spec.max_jobs = keep == 0 ? 200 : keep;
-    spec.max_gpus = 64;
-    spec.oversize = static_cast<Oversize>(data.size() % 3);
-    (void)trace_notes(t, *gavel_types_catalog(), spec, 64);
-    (void)workload_from_trace(t, gavel_types_catalog(), spec, 1);
+    const std::string unit = data.size() % 5 == 0 ? "min" : "s";
+    trace_into_workload(read_gavel_trace(put("jobs.trace", data), unit, trace_keep(data)), gavel_types_catalog(), data);
   });
 }
 
