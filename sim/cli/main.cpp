@@ -23,6 +23,10 @@ int main(int argc, char** argv) {
       cli::add_table3_command(app),     cli::add_simulate_command(app), cli::add_validate_command(app),
       cli::add_strategies_command(app), cli::add_catalogs_command(app), cli::add_sweep_command(app),
       cli::add_check_command(app),      cli::add_fit_command(app),      cli::add_metrics_command(app)};
+  if (argc == 1) {  // no command: the list of commands, on stderr (nothing ran), and the first one to try
+    std::cerr << app.help() << "\nringsched: error: a command is required; start with `ringsched table3`\n";
+    return 2;
+  }
   if (const std::string bad = cli::check_names(app, argc, argv); !bad.empty()) {
     std::cerr << "ringsched: error: " << bad << "\n";
     return 2;

@@ -565,6 +565,12 @@ TEST_CASE("sim::cli: typos and loose numbers are named, quoted and blamed on the
       CHECK_THAT(r.err, !Catch::Contains("tiny-2node.json:"));  // never blamed on the config
     }
   }
+  // No command at all: the list of commands and the first one to try, on stderr, exit 2.
+  const auto bare = run_cli("");
+  CHECK(bare.code == 2);
+  CHECK(bare.out.empty());
+  CHECK_THAT(bare.err, Catch::Contains("table3 ") && Catch::Contains("simulate ") &&
+                           Catch::Contains("a command is required; start with `ringsched table3`"));
   // Correct spellings still parse, --flag=value included; every command's --help has examples.
   CHECK(run_cli(tiny + "--seeds=1 --jobs 4 --restart-cost 2.5e1 --quiet").code == 0);
   for (const char* cmd :
