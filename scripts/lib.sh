@@ -105,17 +105,26 @@ cache_holds() {
 
 # build_cli: installs the build packages and builds the command line alone in build/ (scripts/ringsched,
 # scripts/fidelity). A fresh folder is a unity build (several sources per compiler run: 1.5 min instead of 3.5 on 2
-# cores); a folder scripts/test already built (a plain build, one compiler run per source) is used as it is, not
-# rebuilt the other way. -Werror under CI.
+# cores); a folder configured before (by scripts/test, a plain build, or by hand) is used as it is, not rebuilt the
+# other way. -Werror under CI.
 build_cli() {
   ensure_packages "${RINGSCHED_BUILD_PACKAGES[@]}"
   local werror=OFF
   [ "${CI:-}" = "true" ] && werror=ON
-  local unity=ON
-  if [ -f "$RINGSCHED_ROOT/build/CMakeCache.txt" ] &&
-     grep -q '^CMAKE_UNITY_BUILD:BOOL=OFF$' "$RINGSCHED_ROOT/build/CMakeCache.txt"; then
-    unity=OFF
-  fi
+  local unity
+  unity="$(unity_setting "$RINGSCHED_ROOT/build/CMakeCache.txt")"
   RINGSCHED_TARGET=ringsched configure_and_build "$RINGSCHED_ROOT/build" -DCMAKE_BUILD_TYPE=Release \
     -DRINGSCHED_WERROR=$werror -DCMAKE_UNITY_BUILD=$unity
+}
+
+# unity_setting CACHE: ON for a folder without a cache (a fresh build is a unity build), else the cache's own setting
+# (CMake's default is off; a value given with -D has no type in the cache).
+unity_setting() {
+  if [ ! -f "$1" ]; then
+    echo ON
+  elif grep -Eqi '^CMAKE_UNITY_BUILD:[A-Z]*=(ON|TRUE|YES|Y|1)$' "$1"; then
+    echo ON
+  else
+    echo OFF
+  fi
 }
