@@ -132,7 +132,7 @@ Trace read_gavel_trace(const std::string& path, const std::string& time_unit, st
   Trace tr;
   tr.file = path;
   tr.format = &gavel_trace_format();
-  TraceRows kept(keep);
+  TraceRows kept(path, keep);
   int c_type = -1;
   int c_steps = -1;
   int c_sf = -1;

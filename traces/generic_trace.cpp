@@ -97,7 +97,7 @@ Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec, 
   Trace tr;
   tr.file = path;
   tr.format = &generic_trace_format();
-  TraceRows kept(keep);
+  TraceRows kept(path, keep);
   int c_sub = -1;
   int c_dur = -1;
   int c_gpus = -1;

@@ -77,7 +77,7 @@ Trace read_pollux_workload(const std::string& path, std::size_t keep) {
   Trace tr;
   tr.file = path;
   tr.format = &pollux_trace_format();
-  TraceRows kept(keep);
+  TraceRows kept(path, keep);
   int c_name = -1;
   int c_time = -1;
   int c_app = -1;

@@ -86,6 +86,11 @@ bool held_before(double t_a, std::size_t seq_a, double t_b, std::size_t seq_b) {
 }  // namespace
 
 void TraceRows::add(TraceJob job) {
+  if (keep_ == 0 && rows_ >= uncapped_limit_) {
+    throw InputError(file_ + ":" + std::to_string(job.line) + ": more than " + std::to_string(uncapped_limit_) +
+                     " rows, and no job cap: a run keeps at most 2e7 job results; set workload.jobs (or --jobs) to "
+                     "run the first N jobs");
+  }
   const std::size_t seq = rows_++;
   auto less = [](const Held& a, const Held& b) { return held_before(a.job.submit_s, a.seq, b.job.submit_s, b.seq); };
   if (keep_ == 0 || held_.size() < keep_) {

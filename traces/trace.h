@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ringsched {
@@ -35,12 +36,19 @@ struct Trace {
   [[nodiscard]] std::size_t total_rows() const { return file_rows > jobs.size() ? file_rows : jobs.size(); }
 };
 
+// The most rows a trace read without a job cap may have: a run keeps at most 2e7 job results (sim/experiments), so
+// more could never run; refused while reading (naming the file and the row, and workload.jobs / --jobs), before
+// they are held.
+inline constexpr std::size_t kMaxUncappedTraceRows = 20'000'000;
+
 // Collects a trace's rows as a reader streams them, keeping only the first `keep` by submit time (file order for
 // ties; 0 = keep all): a run capped at N jobs holds N rows, however long the file. The rows kept are exactly the
-// first `keep` of a stable sort of every row, so a capped read equals a full read truncated.
+// first `keep` of a stable sort of every row, so a capped read equals a full read truncated. Uncapped, a row past
+// `uncapped_limit` is an InputError "FILE:LINE: ..." (`file` names the trace).
 class TraceRows {
  public:
-  explicit TraceRows(std::size_t keep) : keep_(keep) {}
+  TraceRows(std::string file, std::size_t keep, std::size_t uncapped_limit = kMaxUncappedTraceRows)
+      : file_(std::move(file)), keep_(keep), uncapped_limit_(uncapped_limit) {}
   void add(TraceJob job);
   [[nodiscard]] std::size_t rows() const { return rows_; }
   // Moves the kept rows into `trace` in submit order (stable), sets trace.file_rows; with `rebase` shifts them so
@@ -52,7 +60,9 @@ class TraceRows {
     TraceJob job;
     std::size_t seq;
   };
+  std::string file_;
   std::size_t keep_;
+  std::size_t uncapped_limit_;
   std::size_t rows_ = 0;
   std::vector<Held> held_;  // a max-heap on (submit_s, seq) once keep_ rows are held
 };

@@ -135,7 +135,7 @@ TEST_CASE("traces::TraceRows: keeping the first N rows equals a stable sort by s
     std::stable_sort(sorted.begin(), sorted.end(),
                      [](const TraceJob& a, const TraceJob& b) { return a.submit_s < b.submit_s; });
     const std::size_t want = n == 0 ? rows.size() : std::min(n, rows.size());
-    TraceRows kept(n);
+    TraceRows kept("t.csv", n);
     for (const TraceJob& r : rows)
       kept.add(r);
     CHECK(kept.rows() == 600);
@@ -151,8 +151,25 @@ TEST_CASE("traces::TraceRows: keeping the first N rows equals a stable sort by s
       CHECK(t.jobs[i].submit_s == sorted[i].submit_s);
     }
   }
+  // Without a cap, a row past the limit is refused as it is read (before it is held), naming the file and line; a
+  // capped read holds the cap whatever the row count.
+  TraceRows uncapped("big.csv", 0, 5);
+  TraceRows capped("big.csv", 3, 5);
+  for (int i = 0; i < 5; ++i) {
+    TraceJob j;
+    j.line = i + 2;
+    uncapped.add(j);
+    capped.add(j);
+  }
+  TraceJob sixth;
+  sixth.line = 7;
+  CHECK_THROWS_WITH(uncapped.add(sixth), Catch::Contains("big.csv:7: more than 5 rows, and no job cap") &&
+                                             Catch::Contains("set workload.jobs (or --jobs)"));
+  capped.add(sixth);
+  CHECK(capped.rows() == 6);
+
   // Rebased: the first kept row (the earliest of all) is at 0.
-  TraceRows kept(3);
+  TraceRows kept("t.csv", 3);
   for (double s : {50.0, 20.0, 90.0, 20.0, 70.0}) {
     TraceJob j;
     j.submit_s = s;
