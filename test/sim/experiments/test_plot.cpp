@@ -7,11 +7,10 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "sim/experiments/plot.h"
+#include "test/sim/cli_util.h"
 
 namespace fs = std::filesystem;
 
@@ -25,13 +24,6 @@ int sh(const std::string& cmd) {
 bool non_empty(const fs::path& p) {
   std::error_code ec;
   return fs::is_regular_file(p, ec) && fs::file_size(p, ec) > 100;
-}
-
-std::string read_plot_output(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
 }
 
 // A fresh scratch folder per test case and process.
@@ -161,7 +153,7 @@ TEST_CASE("sim::plot: bad input is one line on stderr and exit 2, never a traceb
     INFO(args);
     const fs::path err = d / "stderr.txt";
     CHECK(sh(plot_cmd() + " " + args + out + " >/dev/null 2>" + err.string()) == 2);
-    const std::string text = read_plot_output(err);
+    const std::string text = ringsched::test::read_whole_file(err);
     CHECK(text.find("Traceback") == std::string::npos);
     CHECK(text.rfind("scripts/plot: ", 0) == 0);
     CHECK(std::count(text.begin(), text.end(), '\n') == 1);
