@@ -8,7 +8,7 @@ RINGSCHED_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RINGSCHED_BUILD_PACKAGES=(cmake g++ make ninja-build libeigen3-dev libboost-graph-dev libboost-random-dev
   nlohmann-json3-dev libcli11-dev libqhull-dev liblbfgsb-dev gfortran coinor-libclp-dev libopenmpi-dev openmpi-bin)
 RINGSCHED_DEV_PACKAGES=(catch2 libbenchmark-dev python3-matplotlib clang-format clang libclang-rt-dev pybind11-dev
-  python3-dev python3-pytest)
+  python3-dev python3-pytest python3-pandas)
 RINGSCHED_PACKAGES=("${RINGSCHED_BUILD_PACKAGES[@]}" "${RINGSCHED_DEV_PACKAGES[@]}")
 
 log() { echo "[ringsched] $*" >&2; }
