@@ -1,6 +1,7 @@
 // test/sim/test_claims.cpp — the README's agreement claims are recomputed from the tables of docs/fidelity.md: every
 // count ("19 of the 20 cells"), bound ("within 6%") and ratio the README states must follow from the measured rows,
-// so a re-measured table that changes a figure fails here until the README says the same.
+// so a re-measured table that changes a figure fails here until the README says the same. Also: every test that
+// docs/reliability.md cites exists (its name or a prefix of it), so the promise table cannot point at nothing.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -193,4 +194,63 @@ TEST_CASE("sim::Docs: the README's Pollux agreement figures follow from docs/fid
   CHECK(std::stod(m2[1].str()) == Approx(lo_other));
   CHECK(std::stod(m2[2].str()) == Approx(hi_other));
   CHECK(worst_file <= std::stod(m2[3].str()) / 100 + 1e-9);
+}
+
+namespace claims_test {
+
+// Every test name given in a source under test/ (`TEST_CASE("...")`, adjacent literals joined) or a CMake file
+// (`add_test(NAME "...")`).
+std::vector<std::string> registered_test_names() {
+  const fs::path root = fs::path(RINGSCHED_TEST_DIR).parent_path();
+  std::vector<std::string> names;
+  for (const auto& top : {root / "test", root / "python"})
+    for (const auto& e : fs::recursive_directory_iterator(top)) {
+      const auto ext = e.path().extension().string();
+      const bool cpp = ext == ".cpp", cmake = e.path().filename() == "CMakeLists.txt";
+      if (!e.is_regular_file() || !(cpp || cmake)) continue;
+      std::ifstream in(e.path());
+      std::stringstream text;
+      text << in.rdbuf();
+      const std::string s = text.str();
+      const std::string opener = cpp ? "TEST_CASE(" : "add_test(NAME ";
+      for (auto at = s.find(opener); at != std::string::npos; at = s.find(opener, at + 1)) {
+        std::string name;
+        std::size_t i = at + opener.size();
+        while (true) {
+          while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])))
+            ++i;
+          if (i >= s.size() || s[i] != '"') break;
+          const auto end = s.find('"', i + 1);
+          if (end == std::string::npos) break;
+          name += s.substr(i + 1, end - i - 1);
+          i = end + 1;
+        }
+        if (!name.empty()) names.push_back(name);
+      }
+    }
+  return names;
+}
+
+}  // namespace claims_test
+
+TEST_CASE("sim::Docs: every test docs/reliability.md names exists", "[sim][docs]") {
+  using namespace claims_test;
+  const std::string doc = read_doc("docs/reliability.md");
+  const auto names = registered_test_names();
+  REQUIRE(names.size() > 100);
+  // `room::Thing: words ...` (a prefix of the name) or the whole name.
+  const std::regex cited(R"(`([a-z_]+::[A-Za-z_]+: [^`]*)`)");
+  int checked = 0;
+  for (auto it = std::sregex_iterator(doc.begin(), doc.end(), cited); it != std::sregex_iterator(); ++it) {
+    std::string prefix = (*it)[1].str();
+    for (const std::string tail : {" ...", "..."})
+      if (prefix.size() > tail.size() && prefix.compare(prefix.size() - tail.size(), tail.size(), tail) == 0)
+        prefix.resize(prefix.size() - tail.size());
+    const bool found =
+        std::any_of(names.begin(), names.end(), [&](const std::string& n) { return n.rfind(prefix, 0) == 0; });
+    INFO("docs/reliability.md cites `" << (*it)[1].str() << "`");
+    CHECK(found);
+    ++checked;
+  }
+  CHECK(checked >= 30);
 }
