@@ -190,3 +190,17 @@ TEST_CASE("sim::cli: simulate --plot without matplotlib exits 2 naming the packa
   CHECK(fs::is_regular_file(d.path() / "plots2" / "table.csv"));
   CHECK_FALSE(fs::exists(d.path() / "plots2" / "table3.png"));
 }
+
+TEST_CASE("sim::cli: table3 --time-unit s prints and writes seconds; a bad unit is refused", "[cli][report]") {
+  TempDir d;
+  const CliResult r =
+      run_cli("table3 --quiet --eval in-sample --seeds 2 --jobs 6 --threads 2 --time-unit s --out " + (d / "t3"));
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("Mean job completion time in seconds (") != std::string::npos);
+  CHECK(ringsched::test::read_whole_file(d.path() / "t3" / "table.csv")
+            .rfind("level,load,rate_per_hour,strategy,mean_jct_s,ci95_s,n,", 0) == 0);
+  const CliResult bad = run_cli("table3 --time-unit d");
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("--time-unit") != std::string::npos);
+}
