@@ -58,7 +58,7 @@ TEST_CASE("sim::sweep: a group with no successful replicate has a null mean, one
   CHECK(pre.at("metrics").at("mean_jct_s").at("ci95").is_null());
   // cells.csv: cell,load,restart.cost_s,level,strategy,n,failed, then mean,sd,ci95 per metric, error.
   const std::string csv = sweep_cells_csv(spec, res);
-  CHECK(csv.find("\n0,0.3,0,mid,eight,1,2,600,,,") != std::string::npos);
+  CHECK(csv.find("\n0,0.3,0,mid,eight,1,2,600.0,,,") != std::string::npos);
   const std::string empty_metrics(metric_names().size() * 3, ',');
   CHECK(csv.find("\n0,0.3,0,mid,precompute,0,3" + empty_metrics + ",boom\n") != std::string::npos);
   // The runs are read back by --resume exactly as before (the aggregates are not).
