@@ -15,6 +15,11 @@ import os
 import sys
 
 
+def _num(v):
+    """A summary.json figure: null (n = 0 for a mean, n < 2 for a CI) is NaN, which draws no bar or whisker."""
+    return float("nan") if v is None else v
+
+
 def plot_summary(summary, png, title=None):
     """Draws summary.json's cells (a dict) into png."""
     import matplotlib
@@ -31,11 +36,11 @@ def plot_summary(summary, png, title=None):
     for k, s in enumerate(strategies):
         xs = [i + (k - (len(strategies) - 1) / 2) * width for i in range(len(levels))]
         m = [by[(lv, s)]["metrics"]["mean_jct_s"] for lv in levels]
-        ax.bar(xs, [v["mean"] / 60 for v in m], width, yerr=[v["ci95"] / 60 for v in m], capsize=2, label=s,
+        ax.bar(xs, [_num(v["mean"]) / 60 for v in m], width, yerr=[_num(v["ci95"]) / 60 for v in m], capsize=2, label=s,
                color=f"C{k}")
         if s != "eight" and all("jct_ratio_to_eight" in by[(lv, s)] for lv in levels):
             r = [by[(lv, s)]["jct_ratio_to_eight"] for lv in levels]
-            bx.errorbar(range(len(levels)), [v["mean"] for v in r], yerr=[v["ci95"] for v in r], marker="o",
+            bx.errorbar(range(len(levels)), [_num(v["mean"]) for v in r], yerr=[_num(v["ci95"]) for v in r], marker="o",
                         capsize=3, label=s, color=f"C{k}")
     ax.set_xticks(range(len(levels)), levels)
     ax.set_ylabel("mean JCT (min), 95% CI")

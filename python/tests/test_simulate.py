@@ -80,7 +80,7 @@ def test_jobs_and_events_are_rows(example):
 def test_table3_view_and_formats(example):
     res = ringsched.simulate(example("tiny-2node.json"), seeds=2)
     t = res.table("table3", "csv")
-    assert t.splitlines()[0] == "level,load,strategy,mean_jct_min,ci95_min,n,ratio_to_eight,ratio_ci95"
+    assert t.splitlines()[0] == "level,load,rate_per_hour,strategy,mean_jct_min,ci95_min,n,ratio_to_eight,ratio_ci95"
     assert json.loads(res.table(format="json")) == res.summary
     with pytest.raises(ringsched.InputError, match="view must be 'summary' or 'table3'"):
         res.table("nope")

@@ -47,6 +47,10 @@ void add_run_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_flag("--stats", o.stats,
                 "Print events, decisions, wall and CPU time, events per CPU second and peak memory after the tables, "
                 "and add them to summary.json (\"stats\", and each run's events and decisions)");
+  cmd->add_option("--time-unit", o.time_unit,
+                  "Unit of the times in the printed tables, table.md, table.csv and the plots: s, min (default) or h; "
+                  "summary.json, jobs.csv and events.csv stay in seconds")
+      ->check(CLI::IsMember({"s", "min", "h"}));
   cmd->add_flag("--optimality-gap", o.optimality_gap,
                 "Record each decision's objective gap to the exact optimum and print its distribution "
                 "(docs/topology.md)");
@@ -116,6 +120,7 @@ void apply_run_options(nlohmann::json& doc, const RunOptions& o) {
 int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, const std::string& label,
                    std::string* table) {
   const Format f = parse_format(o.format);
+  const TimeUnit unit = parse_time_unit(o.time_unit);
   // The output folder is checked before the run and changes only when everything was written: jobs.csv and
   // events.csv are streamed into its staging folder run by run, the rest follows the run.
   std::optional<StagedOutput> staged;
@@ -141,7 +146,7 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
   if (o.stats) res.stats = collect_run_stats(res.runs, secs);
   for (const auto& w : experiment_warnings(cfg, res, trace_work_check(cfg)))
     std::fprintf(stderr, "ringsched: warning: %s\n", w.c_str());
-  const std::string main = view == View::kTable3 ? render_table3(cfg, res, f) : render_summary(cfg, res, f);
+  const std::string main = view == View::kTable3 ? render_table3(cfg, res, f, unit) : render_summary(cfg, res, f, unit);
   if (table != nullptr) {
     *table = main;
     const bool reports = !render_belief_report(cfg, res, f).empty() || !render_placement_report(cfg, res, f).empty();
@@ -162,7 +167,7 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
   const int failed = failed_runs(res);
   // A failed run's cells are empty: its outputs would replace earlier results with zeros, so none are written.
   if (staged && failed == 0) {
-    write_outputs(*staged, cfg, res, /*rows_streamed=*/true);
+    write_outputs(*staged, cfg, res, /*rows_streamed=*/true, unit);
     write_placement_outputs(*staged, cfg, res);
     staged->commit();
   }

@@ -37,6 +37,10 @@ Command add_sweep_command(CLI::App& app) {
       ->check(strict_number())
       ->check(CLI::Range(0.0, 86400.0));
   sweep->add_option("--plot", o->plot, "Draw the sweep plots (PNG + SVG) into this directory");
+  sweep
+      ->add_option("--time-unit", o->opt.plot_time_unit,
+                   "Unit of the times in --plot's figures: s, min (default) or h (the output files keep seconds)")
+      ->check(CLI::IsMember({"s", "min", "h"}));
   sweep->footer(
       "Examples:\n  ringsched sweep --config workloads/examples/sweep-load.json --out out/load\n"
       "  mpirun -np 4 ringsched sweep --config big.json --out out/big --resume\n"

@@ -165,7 +165,7 @@ int run_table3(const Table3Options& o) {
     if (rc == 0) rc = brc;
     if (!o.plot.empty()) {
       const std::string plot_dir = b.label == "held-out" && blocks.size() > 1 ? o.plot + "/held-out" : o.plot;
-      const int prc = run_plot_script(b.out_dir, plot_dir);
+      const int prc = run_plot_script(b.out_dir, plot_dir, o.run.time_unit);
       if (rc == 0) rc = prc;
     }
   }

@@ -38,8 +38,43 @@ std::string num(double v) {
   return buf;
 }
 
+// Absent figures are null, never 0: no mean without a successful seed, no spread or interval from one seed.
 nlohmann::json agg_json(const Aggregate& a) {
-  return nlohmann::json{{"mean", a.mean}, {"sd", a.sd}, {"ci95", a.ci95}, {"n", a.n}};
+  const auto value_if = [](bool present, double v) { return present ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  return nlohmann::json{{"mean", value_if(a.n > 0, a.mean)},
+                        {"sd", value_if(a.n > 1, a.sd)},
+                        {"ci95", value_if(a.n > 1, a.ci95)},
+                        {"n", a.n}};
+}
+
+// Table cells: `-` for what is absent (n = 0: the mean; n < 2: the CI).
+std::string shown_mean(const Aggregate& a, const char* f, double scale) {
+  return a.n > 0 ? fmt(f, a.mean * scale) : "-";
+}
+std::string shown_ci(const Aggregate& a, const char* f, double scale) {
+  return a.n > 1 ? fmt(f, a.ci95 * scale) : "-";
+}
+// CSV fields: empty for what is absent (pandas reads it as NaN).
+std::string csv_mean(const Aggregate& a, double scale) {
+  return a.n > 0 ? num(a.mean * scale) : "";
+}
+std::string csv_spread(const Aggregate& a, double v, double scale) {
+  return a.n > 1 ? num(v * scale) : "";
+}
+
+// The display scale and format of a metric in Markdown: time metrics (unit s) in the chosen unit, others as the
+// metric table says.
+std::pair<double, const char*> display_of(const MetricInfo& m, const TimeUnit& unit) {
+  if (std::string(m.unit) == "s") return {1.0 / unit.seconds, unit.fmt};
+  return {m.display_scale, m.display_fmt};
+}
+
+// table.csv's `load` and `rate_per_hour`: empty when the level has none (a rate level has no load, a trace no rate).
+std::string level_load_field(const LevelSpec& l) {
+  return l.load > 0.0 ? num(l.load) : "";
+}
+std::string level_rate_field(const LevelSpec& l) {
+  return l.rate_per_s > 0.0 ? num(l.rate_per_s * 3600.0) : "";
 }
 
 std::string level_desc(const LevelSpec& l) {
@@ -84,6 +119,13 @@ Format parse_format(const std::string& name) {
   throw InputError("--format: unknown format '" + name + "' (valid: md, csv, json)");
 }
 
+TimeUnit parse_time_unit(const std::string& name) {
+  if (name == "s") return {"s", 1.0, "seconds", "%.0f"};
+  if (name == "min" || name.empty()) return {};
+  if (name == "h") return {"h", 3600.0, "hours", "%.2f"};
+  throw InputError("--time-unit: unknown unit '" + name + "' (valid: s, min, h)");
+}
+
 int strategy_index(const ExperimentConfig& c, const std::string& label) {
   for (std::size_t i = 0; i < c.strategies.size(); ++i) {
     if (c.strategies[i].label == label) return static_cast<int>(i);
@@ -118,29 +160,93 @@ PairedRatio paired_ratio(const ExperimentConfig& c, const ExperimentResult& r, i
   return p;
 }
 
-std::string render_table3(const ExperimentConfig& c, const ExperimentResult& r, Format f) {
+namespace {
+
+// Whether any (level, strategy) cell of the JCT table lacks a mean or a CI.
+bool any_absent(const ExperimentConfig& c, const ExperimentResult& r) {
+  for (int l = 0; l < static_cast<int>(c.levels.size()); ++l)
+    for (int s = 0; s < static_cast<int>(c.strategies.size()); ++s)
+      if (cell_aggregate(c, r, l, s, "mean_jct_s").n < 2) return true;
+  return false;
+}
+
+std::string table3_csv(const ExperimentConfig& c, const ExperimentResult& r, const TimeUnit& unit) {
+  const int eight = strategy_index(c, "eight");
+  std::ostringstream out;
+  out << "level,load,rate_per_hour,strategy,mean_jct_" << unit.name << ",ci95_" << unit.name
+      << ",n,ratio_to_eight,ratio_ci95\n";
+  const double scale = 1.0 / unit.seconds;
+  for (int l = 0; l < static_cast<int>(c.levels.size()); ++l) {
+    for (int s = 0; s < static_cast<int>(c.strategies.size()); ++s) {
+      const Aggregate a = cell_aggregate(c, r, l, s, "mean_jct_s");
+      const PairedRatio pr = paired_ratio(c, r, l, s, eight);
+      out << csv_field(c.levels[l].name) << ',' << level_load_field(c.levels[l]) << ',' << level_rate_field(c.levels[l])
+          << ',' << csv_field(c.strategies[s].label) << ',' << csv_mean(a, scale) << ',' << csv_spread(a, a.ci95, scale)
+          << ',' << a.n << ',' << (pr.available ? num(pr.ratio.mean) : "") << ','
+          << (pr.available ? csv_spread(pr.ratio, pr.ratio.ci95, 1.0) : "") << '\n';
+    }
+  }
+  return out.str();
+}
+
+// "precompute/eight JCT = 0.45 +- 0.03 (2.22x faster): at least 2x better: yes." (CI absent from one seed pair)
+std::string precompute_verdict(const PairedRatio& pr) {
+  const double m = pr.ratio.mean;
+  const bool ci = pr.ratio.n > 1;
+  std::string answer = "no";
+  if (m <= 0.5) {
+    answer = !ci ? "yes (point estimate; one seed, no CI)"
+                 : (m + pr.ratio.ci95 <= 0.5 ? "yes" : "yes (point estimate; CI reaches above 0.5)");
+  }
+  return " precompute/eight JCT = " + fmt("%.2f", m) + " +- " + shown_ci(pr.ratio, "%.2f", 1.0) + " (" +
+         fmt("%.2f", 1.0 / m) + "x faster): at least 2x better: " + answer + ".";
+}
+
+std::string exploratory_verdict(const PairedRatio& pr) {
+  const double hi = pr.ratio.mean + pr.ratio.ci95;
+  const double lo = pr.ratio.mean - pr.ratio.ci95;
+  const std::string answer = pr.ratio.n < 2 ? "no test (one seed, no CI)"
+                                            : (hi < 1.0 ? "yes" : (lo > 1.0 ? "no (worse)" : "not significantly"));
+  return " exploratory/eight JCT = " + fmt("%.2f", pr.ratio.mean) + " +- " + shown_ci(pr.ratio, "%.2f", 1.0) +
+         ": beats eight: " + answer + ".";
+}
+
+std::string table3_verdicts(const ExperimentConfig& c, const ExperimentResult& r) {
+  const int eight = strategy_index(c, "eight");
+  const int pre = strategy_index(c, "precompute");
+  const int exp = strategy_index(c, "exploratory");
+  if (eight < 0 || (pre < 0 && exp < 0)) return "";
+  std::ostringstream out;
+  out << '\n';
+  for (int l = 0; l < static_cast<int>(c.levels.size()); ++l) {
+    out << "- " << c.levels[l].name << ':';
+    if (pre >= 0) {
+      const PairedRatio pr = paired_ratio(c, r, l, pre, eight);
+      if (pr.available) out << precompute_verdict(pr);
+    }
+    if (exp >= 0) {
+      const PairedRatio pr = paired_ratio(c, r, l, exp, eight);
+      if (pr.available) out << exploratory_verdict(pr);
+    }
+    out << '\n';
+  }
+  return out.str();
+}
+
+}  // namespace
+
+std::string render_table3(const ExperimentConfig& c, const ExperimentResult& r, Format f, const TimeUnit& unit) {
   const int eight = strategy_index(c, "eight");
   const int L = static_cast<int>(c.levels.size());
   const int S = static_cast<int>(c.strategies.size());
   if (f == Format::kJson)
     return summary_json(c, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  if (f == Format::kCsv) return table3_csv(c, r, unit);
   std::ostringstream out;
-  if (f == Format::kCsv) {
-    out << "level,load,strategy,mean_jct_min,ci95_min,n,ratio_to_eight,ratio_ci95\n";
-    for (int l = 0; l < L; ++l) {
-      for (int s = 0; s < S; ++s) {
-        const Aggregate a = cell_aggregate(c, r, l, s, "mean_jct_s");
-        const PairedRatio pr = paired_ratio(c, r, l, s, eight);
-        out << csv_field(c.levels[l].name) << ',' << num(c.levels[l].load) << ',' << csv_field(c.strategies[s].label)
-            << ',' << num(a.mean / 60.0) << ',' << num(a.ci95 / 60.0) << ',' << a.n << ','
-            << (pr.available ? num(pr.ratio.mean) : "") << ',' << (pr.available ? num(pr.ratio.ci95) : "") << '\n';
-      }
-    }
-    return out.str();
-  }
-  out << "Mean job completion time in minutes (mean +- 95% CI over " << c.seeds << " seeds, " << c.workload.jobs
-      << " jobs each, " << c.total_gpus() << " GPUs)"
-      << (eight >= 0 ? "; in brackets the paired ratio to eight (lower is better).\n\n" : ".\n\n");
+  out << "Mean job completion time in " << unit.word << " (mean +- 95% CI over " << c.seeds << " seeds, "
+      << c.workload.jobs << " jobs each, " << c.total_gpus() << " GPUs)"
+      << (eight >= 0 ? "; in brackets the paired ratio to eight (lower is better)" : "")
+      << (any_absent(c, r) ? "; - = absent (no successful seed; no CI from fewer than 2 seeds)" : "") << ".\n\n";
   out << "| contention |";
   for (const auto& s : c.strategies)
     out << ' ' << s.label << " |";
@@ -148,51 +254,27 @@ std::string render_table3(const ExperimentConfig& c, const ExperimentResult& r, 
   for (int s = 0; s < S; ++s)
     out << "---|";
   out << '\n';
+  const double scale = 1.0 / unit.seconds;
   for (int l = 0; l < L; ++l) {
     out << "| " << level_desc(c.levels[l]) << " |";
     for (int s = 0; s < S; ++s) {
       const Aggregate a = cell_aggregate(c, r, l, s, "mean_jct_s");
-      out << ' ' << fmt("%.1f", a.mean / 60.0) << " +- " << fmt("%.1f", a.ci95 / 60.0);
+      if (a.n == 0) {
+        out << " - |";
+        continue;
+      }
+      out << ' ' << shown_mean(a, unit.fmt, scale) << " +- " << shown_ci(a, unit.fmt, scale);
       const PairedRatio pr = paired_ratio(c, r, l, s, eight);
       if (pr.available && s != eight) out << " (" << fmt("%.2f", pr.ratio.mean) << "x)";
       out << " |";
     }
     out << '\n';
   }
-  const int pre = strategy_index(c, "precompute");
-  const int exp = strategy_index(c, "exploratory");
-  if (eight >= 0 && (pre >= 0 || exp >= 0)) {
-    out << '\n';
-    for (int l = 0; l < L; ++l) {
-      out << "- " << c.levels[l].name << ':';
-      if (pre >= 0) {
-        const PairedRatio pr = paired_ratio(c, r, l, pre, eight);
-        if (pr.available) {
-          const double speedup = 1.0 / pr.ratio.mean;
-          out << " precompute/eight JCT = " << fmt("%.2f", pr.ratio.mean) << " +- " << fmt("%.2f", pr.ratio.ci95)
-              << " (" << fmt("%.2f", speedup) << "x faster): at least 2x better: "
-              << (pr.ratio.mean <= 0.5
-                      ? (pr.ratio.mean + pr.ratio.ci95 <= 0.5 ? "yes" : "yes (point estimate; CI reaches above 0.5)")
-                      : "no")
-              << '.';
-        }
-      }
-      if (exp >= 0) {
-        const PairedRatio pr = paired_ratio(c, r, l, exp, eight);
-        if (pr.available) {
-          const double hi = pr.ratio.mean + pr.ratio.ci95;
-          const double lo = pr.ratio.mean - pr.ratio.ci95;
-          out << " exploratory/eight JCT = " << fmt("%.2f", pr.ratio.mean) << " +- " << fmt("%.2f", pr.ratio.ci95)
-              << ": beats eight: " << (hi < 1.0 ? "yes" : (lo > 1.0 ? "no (worse)" : "not significantly")) << '.';
-        }
-      }
-      out << '\n';
-    }
-  }
+  out << table3_verdicts(c, r);
   return out.str();
 }
 
-std::string render_summary(const ExperimentConfig& c, const ExperimentResult& r, Format f) {
+std::string render_summary(const ExperimentConfig& c, const ExperimentResult& r, Format f, const TimeUnit& unit) {
   if (f == Format::kJson)
     return summary_json(c, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   const auto& names = metric_names();
@@ -206,11 +288,13 @@ std::string render_summary(const ExperimentConfig& c, const ExperimentResult& r,
         for (const auto& m : names) {
           const Aggregate a = cell_aggregate(c, r, l, s, m);
           out << csv_field(c.levels[l].name) << ',' << csv_field(c.strategies[s].label) << ',' << m << ','
-              << num(a.mean) << ',' << num(a.sd) << ',' << num(a.ci95) << ',' << a.n << '\n';
+              << csv_mean(a, 1.0) << ',' << csv_spread(a, a.sd, 1.0) << ',' << csv_spread(a, a.ci95, 1.0) << ',' << a.n
+              << '\n';
         }
     return out.str();
   }
-  out << "Per level and strategy: mean +- 95% CI over " << c.seeds << " seeds (times in minutes).\n\n";
+  out << "Per level and strategy: mean +- 95% CI over " << c.seeds << " seeds (times in " << unit.word << ")"
+      << (any_absent(c, r) ? "; - = absent (no successful seed; no CI from fewer than 2 seeds)" : "") << ".\n\n";
   out << "| level | strategy |";
   for (const auto& m : names)
     out << ' ' << metric_info(m).label << " |";
@@ -223,9 +307,8 @@ std::string render_summary(const ExperimentConfig& c, const ExperimentResult& r,
       out << "| " << c.levels[l].name << " | " << c.strategies[s].label << " |";
       for (const auto& m : names) {
         const Aggregate a = cell_aggregate(c, r, l, s, m);
-        const MetricInfo& info = metric_info(m);
-        out << ' ' << fmt(info.display_fmt, a.mean * info.display_scale) << " +- "
-            << fmt(info.display_fmt, a.ci95 * info.display_scale) << " |";
+        const auto [scale, spec] = display_of(metric_info(m), unit);
+        out << ' ' << (a.n == 0 ? "-" : shown_mean(a, spec, scale) + " +- " + shown_ci(a, spec, scale)) << " |";
       }
       out << '\n';
     }
@@ -517,12 +600,13 @@ std::string block_heading(const ExperimentConfig& c) {
   return out.str();
 }
 
-// On a typed cluster (cluster.pools) both files end with a gpu_type column; untyped outputs are unchanged.
+// On a typed cluster (cluster.pools) both files have a gpu_type column; jobs.csv ends with `measured` (1 when the
+// job is in the measurement window, workload.measure, whose jobs the JCT metrics are taken over; else 0).
 std::string jobs_csv_header(const ExperimentConfig& c) {
   return std::string(
              "level,strategy,seed,job_id,name,class,arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,"
              "gpu_seconds,max_gpus,work_samples") +
-         (c.cluster.typed() ? ",gpu_type\n" : "\n");
+         (c.cluster.typed() ? ",gpu_type" : "") + ",measured\n";
 }
 
 std::string events_csv_header(const ExperimentConfig& c) {
@@ -541,7 +625,7 @@ std::string job_rows(const ExperimentConfig& c, const CellRun& run) {
         << num(j.first_start - j.arrival) << ',' << j.restarts << ',' << num(j.gpu_seconds) << ',' << j.max_gpus << ','
         << num(j.work);
     if (c.cluster.typed()) out << ',' << csv_field(j.gpu_type);
-    out << '\n';
+    out << ',' << (c.workload.measure.contains(j.id) ? '1' : '0') << '\n';
   }
   return out.str();
 }
@@ -585,14 +669,15 @@ void RunRowStream::add(const ExperimentConfig& c, const CellRun& run) {
   out_->append("events.csv", event_rows(c, run));
 }
 
-void write_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r, bool rows_streamed) {
+void write_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r, bool rows_streamed,
+                   const TimeUnit& unit) {
   out.write("summary.json", summary_json(c, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   if (!rows_streamed) {
     out.write("jobs.csv", jobs_csv(c, r));
     out.write("events.csv", events_csv(c, r));
   }
-  out.write("table.md", render_table3(c, r, Format::kMarkdown) + render_belief_report(c, r, Format::kMarkdown));
-  out.write("table.csv", render_table3(c, r, Format::kCsv));
+  out.write("table.md", render_table3(c, r, Format::kMarkdown, unit) + render_belief_report(c, r, Format::kMarkdown));
+  out.write("table.csv", render_table3(c, r, Format::kCsv, unit));
   if (c.output.prediction_errors) out.write("prediction_errors.csv", prediction_errors_csv(r));
 }
 

@@ -17,6 +17,17 @@ enum class Format { kMarkdown, kCsv, kJson };
 // "md", "csv", "json"; throws InputError otherwise.
 Format parse_format(const std::string& name);
 
+// The unit times are shown in by the printed tables, table.md and table.csv (--time-unit s|min|h; default min).
+// summary.json, jobs.csv, events.csv and the summary CSV keep seconds.
+struct TimeUnit {
+  std::string name = "min";  // column suffix: mean_jct_min
+  double seconds = 60.0;     // seconds per unit
+  std::string word = "minutes";
+  const char* fmt = "%.1f";  // printf format of a table cell
+};
+// "s", "min" (or "": the default), "h"; throws InputError otherwise.
+TimeUnit parse_time_unit(const std::string& name);
+
 struct PairedRatio {
   bool available = false;
   Aggregate ratio;  // per-seed JCT(strategy) / JCT(reference), aggregated over seeds
@@ -30,7 +41,9 @@ int strategy_index(const ExperimentConfig& c, const std::string& label);
 Aggregate cell_aggregate(const ExperimentConfig& c, const ExperimentResult& r, int level, int strategy,
                          const std::string& metric);
 
-std::string render_table3(const ExperimentConfig& c, const ExperimentResult& r, Format f);
+// Cells with no successful seed (n = 0) show `-` (Markdown) or an empty field (CSV), never 0; a CI from fewer than 2
+// seeds is absent the same way (there is no interval at one seed).
+std::string render_table3(const ExperimentConfig& c, const ExperimentResult& r, Format f, const TimeUnit& unit = {});
 // After the main table: the prediction-error table (when output.prediction_errors) and, when any measured-table
 // lookup was made, how many fell outside the measured range. Markdown and CSV; empty for JSON (summary_json has both)
 // and when there is nothing to report.
@@ -39,7 +52,8 @@ std::string render_belief_report(const ExperimentConfig& c, const ExperimentResu
 std::string prediction_errors_csv(const ExperimentResult& r);
 // The Markdown heading of a table3 block ("## In-sample: ..." / "## Held-out: ..."), from the config.
 std::string block_heading(const ExperimentConfig& c);
-std::string render_summary(const ExperimentConfig& c, const ExperimentResult& r, Format f);
+std::string render_summary(const ExperimentConfig& c, const ExperimentResult& r, Format f, const TimeUnit& unit = {});
+// Aggregates are {mean, sd, ci95, n}: mean null when n = 0, sd and ci95 null when n < 2.
 // With r.stats (--stats) it also holds "stats" (stats_json) and each run's events and decisions; those figures (time,
 // memory) differ from run to run, so summary.json is byte-identical across runs only without --stats.
 nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r);
@@ -65,7 +79,8 @@ class RunRowStream {
 
 // Writes summary.json, jobs.csv, events.csv (unless rows_streamed: a RunRowStream wrote them), table.md (with the
 // belief report), table.csv and, with prediction errors, prediction_errors.csv into dir (created if needed).
-void write_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r, bool rows_streamed = false);
+void write_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r, bool rows_streamed = false,
+                   const TimeUnit& unit = {});
 
 // Every file an experiment's output folder can hold (write_outputs, write_placement_outputs).
 const std::vector<std::string>& output_file_names();

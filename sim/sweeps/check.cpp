@@ -230,7 +230,15 @@ void compare_group(const ResultGroup& b, const ResultGroup& r, const std::vector
     ++rep.comparisons;
     if (bv == b.values.end() || rv == r.values.end()) {
       ++rep.drifted;
-      rep.drifts.push_back(b.key + ": " + m + " present on one side only");
+      if (b.values.empty() != r.values.empty()) {  // every replicate of one side failed: its mean is absent, not 0
+        const auto shown = [](const auto& it, const ResultGroup& g) {
+          return it == g.values.end() ? std::string("-") : fmt("%.6g", mean_or_nan(it->second));
+        };
+        rep.drifts.push_back(b.key + ": " + m + " " + shown(bv, b) + " -> " + shown(rv, r) +
+                             " (no successful replicate in the " + (r.values.empty() ? "results" : "baseline") + ")");
+      } else {
+        rep.drifts.push_back(b.key + ": " + m + " present on one side only");
+      }
       continue;
     }
     compare_metric(b.key, m, bv->second, rv->second, options, rep);

@@ -434,7 +434,7 @@ int sweep_command(const std::string& config_path, SweepOptions options, const st
     rc = 1;
   }
   if (!plot_dir.empty()) {
-    const int prc = run_plot_script(options.out_dir, plot_dir);
+    const int prc = run_plot_script(options.out_dir, plot_dir, options.plot_time_unit);
     if (rc == 0) rc = prc;
   }
   return rc;

@@ -37,6 +37,7 @@ struct SweepOptions {
   bool force = false;          // overwrite existing results in out_dir
   bool quiet = false;          // no progress bar
   double flush_seconds = 1.0;  // rewrite the output files at most this often (and always at the end)
+  std::string plot_time_unit;  // --time-unit for --plot's figures (s, min, h; "" = the plot script's default)
   // Testing hook (env RINGSCHED_SWEEP_FAIL_RANK): this rank throws before its first batch, as a rank that fails
   // alone would (the MPI test checks that every rank stops). < 0: off.
   int fail_rank = -1;

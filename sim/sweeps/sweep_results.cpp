@@ -163,8 +163,11 @@ nlohmann::json sweep_results_json(const SweepSpec& spec, const SweepResults& res
         nlohmann::json ms = nlohmann::json::object();
         for (std::size_t m = 0; m < metric_names().size(); ++m) {
           const Aggregate& a = g.metrics[m];
-          ms[metric_names()[m]] = {
-              {"mean", num_json(a.mean)}, {"sd", num_json(a.sd)}, {"ci95", num_json(a.ci95)}, {"n", a.n}};
+          // Absent figures are null, never 0: no mean when no replicate succeeded, no sd or CI from one.
+          ms[metric_names()[m]] = {{"mean", a.n > 0 ? num_json(a.mean) : nullptr},
+                                   {"sd", a.n > 1 ? num_json(a.sd) : nullptr},
+                                   {"ci95", a.n > 1 ? num_json(a.ci95) : nullptr},
+                                   {"n", a.n}};
         }
         jg["metrics"] = ms;
         nlohmann::json runs = nlohmann::json::array();
@@ -242,8 +245,9 @@ std::string sweep_cells_csv(const SweepSpec& spec, const SweepResults& results) 
         const GroupStats g = group_stats(c, l, s);
         out << prefix << ',' << csv_field(c.levels[static_cast<std::size_t>(l)]) << ','
             << csv_field(c.strategies[static_cast<std::size_t>(s)]) << ',' << g.n << ',' << g.failed;
-        for (const auto& a : g.metrics)
-          out << ',' << exact_num(a.mean) << ',' << exact_num(a.sd) << ',' << exact_num(a.ci95);
+        for (const auto& a : g.metrics)  // absent (empty) as in sweep.json: the mean at n = 0, sd and CI at n < 2
+          out << ',' << (a.n > 0 ? exact_num(a.mean) : "") << ',' << (a.n > 1 ? exact_num(a.sd) : "") << ','
+              << (a.n > 1 ? exact_num(a.ci95) : "");
         out << ',' << csv_field(g.first_error) << '\n';
       }
     }

@@ -402,12 +402,12 @@ TEST_CASE("sim::cli: table3 --format csv and json print one document for both bl
   std::istringstream lines(csv.out);
   std::string line;
   std::getline(lines, line);
-  CHECK(line == "block,level,load,strategy,mean_jct_min,ci95_min,n,ratio_to_eight,ratio_ci95");
+  CHECK(line == "block,level,load,rate_per_hour,strategy,mean_jct_min,ci95_min,n,ratio_to_eight,ratio_ci95");
   int in_sample = 0;
   int held_out = 0;
   while (std::getline(lines, line)) {
     INFO(line);
-    REQUIRE(std::count(line.begin(), line.end(), ',') == 8);  // one table: no second header, no blank line
+    REQUIRE(std::count(line.begin(), line.end(), ',') == 9);  // one table: no second header, no blank line
     in_sample += line.rfind("in-sample,", 0) == 0 ? 1 : 0;
     held_out += line.rfind("held-out,", 0) == 0 ? 1 : 0;
   }
