@@ -188,7 +188,8 @@ std::vector<std::string> regex_includes(const fs::path& root) {
   std::vector<std::string> out;
   for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
     const std::string name = it->path().filename().string();
-    if (it->is_directory() && it.depth() == 0 && (name == "test" || name.rfind("build", 0) == 0 || name[0] == '.')) {
+    const bool top = it.depth() == 0;
+    if (it->is_directory() && (name[0] == '.' || (top && (name == "test" || name.rfind("build", 0) == 0)))) {
       it.disable_recursion_pending();
       continue;
     }

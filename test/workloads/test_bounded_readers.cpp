@@ -1,0 +1,152 @@
+// test/workloads/test_bounded_readers.cpp — the readers' bounds (issue 33): Gavel job-type keys scanned by hand with a
+// length cap (a 100,000-character key crashed std::regex), measurement files through the bounded JSON reader (deep
+// nesting crashed), and a 1 MiB cap on one CSV row or trace line (one huge line was held whole: bad_alloc, no file
+// named), each refused with the file and its line or key.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "test/input_error_of.h"
+#include "traces/gavel_trace.h"
+#include "traces/generic_trace.h"
+#include "workloads/csv.h"
+#include "workloads/gavel.h"
+#include "workloads/input_file.h"
+#include "workloads/measurement.h"
+
+using namespace ringsched;
+using ringsched::test::error_of;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Scratch {
+  fs::path dir;
+  Scratch() {
+    std::string t = (fs::temp_directory_path() / "ringsched-bounded-XXXXXX").string();
+    dir = ::mkdtemp(t.data());
+  }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  std::string write(const std::string& name, const std::string& text) const {
+    const auto p = dir / name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+  }
+};
+
+// A throughputs file of one GPU type (v100) with these job-type keys, each with an isolated throughput of 2.
+std::string throughputs(const std::vector<std::string>& keys) {
+  std::string text = "{\"v100\": {";
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    text += (i == 0 ? "\"" : ", \"") + keys[i] + "\": {\"null\": 2.0}";
+  return text + "}}";
+}
+
+}  // namespace
+
+TEST_CASE(
+    "workloads::Gavel: a job-type key is scanned as ('<model>', <1 to 4 digits>), the model running to the last "
+    "\"', \"",
+    "[gavel][bounded]") {
+  Scratch s;
+  // Hand-read: the model is everything between "('" and the last "', " before the digits, as Gavel's keys and the
+  // former regex ^\('(.+)', (\d{1,4})\)$ take it.
+  const auto t = read_gavel_throughputs(s.write("t.json", throughputs({"('a', 1', 2)", "('ResNet (x, y)', 1234)"})));
+  REQUIRE(t.models == std::vector<std::string>{"ResNet (x, y)", "a', 1"});
+  CHECK(t.isolated.at("a', 1").at("v100").at(0).first == 2);
+  CHECK(t.isolated.at("ResNet (x, y)").at("v100").at(0).first == 1234);
+  for (const char* bad : {"('x', 12345)", "('', 1)", "('x',1)", "('x', 0)", "('x', 1) ", "(x, 1)", "('x', )", "('x', 1",
+                          "('a\\nb', 1)", "('x', -1)"}) {
+    INFO(bad);
+    CHECK_THAT(error_of([&] { (void)read_gavel_throughputs(s.write("bad.json", throughputs({bad}))); }),
+               Catch::Contains("not a job type of the form ('<model>', <scale factor>)"));
+  }
+}
+
+TEST_CASE("workloads::Gavel: a 100,000-character job type is refused naming the file and the key, not crashed on",
+          "[gavel][bounded][hostile]") {
+  Scratch s;
+  const std::string file = s.write("t.json", throughputs({"('" + std::string(100000, 'm') + "', 1)"}));
+  const std::string msg = error_of([&] { (void)read_gavel_throughputs(file); });
+  CHECK_THAT(msg, Catch::StartsWith(file + ": v100.('mmmm"));
+  CHECK_THAT(msg, Catch::Contains("job type is 100007 characters long"));
+  CHECK(msg.size() < 300);  // the key is quoted cut short
+  // At the cap: a 256-character model is read; 257 is refused naming the file and the key.
+  const std::string m256(256, 'q');
+  CHECK(read_gavel_throughputs(s.write("ok.json", throughputs({"('" + m256 + "', 1)"}))).models ==
+        std::vector<std::string>{m256});
+  const std::string long_file = s.write("long.json", throughputs({"('" + m256 + "x', 1)"}));
+  CHECK_THAT(error_of([&] { (void)read_gavel_throughputs(long_file); }),
+             Catch::StartsWith(long_file + ": v100.('qqq") && Catch::Contains("257 characters long; at most 256"));
+  // A GPU type name past the cap.
+  const std::string type_file = s.write("type.json", "{\"" + std::string(5000, 'g') + "\": {}}");
+  CHECK_THAT(error_of([&] { (void)read_gavel_throughputs(type_file); }),
+             Catch::StartsWith(type_file + ": ") && Catch::Contains("5000 characters long; at most 256"));
+}
+
+TEST_CASE("profiler::measurement: nesting 100,000 deep is refused with file:line by the bounded JSON reader",
+          "[profiler][measurement][bounded][hostile]") {
+  Scratch s;
+  for (const std::string& text :
+       {std::string(100000, '[') + std::string(100000, ']'), "{\"schema\": " + std::string(1000000, '[')}) {
+    const std::string file = s.write("deep.json", text);
+    const std::string msg = error_of([&] { (void)profiler::load_measurement(file); });
+    CHECK_THAT(msg, Catch::StartsWith(file + ":1:") && Catch::Contains("nested deeper than 128 levels"));
+  }
+  // 128 levels is within the limit: the reader gets to the schema.
+  const std::string ok = s.write("ok.json", std::string(128, '[') + std::string(128, ']'));
+  CHECK_THAT(error_of([&] { (void)profiler::load_measurement(ok); }), Catch::Contains("must be an object"));
+}
+
+TEST_CASE("workloads::csv: a row longer than 1 MiB is refused with file:line as it streams, the rows before it read",
+          "[csv][bounded][hostile]") {
+  REQUIRE(kMaxLineBytes == 1048576);
+  Scratch s;
+  // Row 3 is exactly the cap with its line end (1,048,573 + ",1\n"); row 4 one byte more.
+  const std::string at_cap = std::string(kMaxLineBytes - 3, 'a') + ",1\n";
+  const std::string over = std::string(kMaxLineBytes - 2, 'b') + ",1\n";
+  const std::string file = s.write("t.csv", "name,n\nshort,1\n" + at_cap + over + "after,1\n");
+  std::vector<int> lines;
+  const std::string msg = error_of([&] {
+    (void)for_each_csv_row(
+        file, [&](const CsvTable&, const CsvRow& row) { lines.push_back(row.line); }, 4096);
+  });
+  CHECK(msg == file + ":4: a row longer than the limit of 1048576 bytes; is this the right file?");
+  CHECK(lines == std::vector<int>{2, 3});
+  // The same cap for whole-file reads (read_csv_file, parse_csv), and for a quoted field whose line breaks run on.
+  CHECK_THAT(error_of([&] { (void)read_csv_file(file); }), Catch::StartsWith(file + ":4: a row longer than"));
+  const std::string quoted = "name,n\n\"" + std::string(kMaxLineBytes / 2, '\n') + std::string(kMaxLineBytes, 'c');
+  CHECK_THAT(error_of([&] { (void)parse_csv(quoted, "q.csv"); }), Catch::StartsWith("q.csv:2: a row longer than"));
+  // One line of 8 MiB and no line end: refused at line 1 (the header).
+  const std::string one = s.write("one.csv", std::string(8u << 20, 'z'));
+  CHECK_THAT(error_of([&] { (void)for_each_csv_row(one, [](const CsvTable&, const CsvRow&) {}); }),
+             Catch::StartsWith(one + ":1: a row longer than the limit of 1048576 bytes"));
+}
+
+TEST_CASE("traces: a trace line longer than 1 MiB is refused with file:line (Gavel, generic)", "[traces][bounded]") {
+  Scratch s;
+  const std::string row = "ResNet-18 (batch size 64)\tcmd\t--num_steps\tFalse\t100\t0\t1\n";
+  const std::string gavel = s.write("jobs.trace", row + std::string(2u << 20, 'x') + "\n" + row);
+  CHECK(error_of([&] { (void)read_gavel_trace(gavel, "s"); }) ==
+        gavel + ":2: a line longer than the limit of 1048576 bytes; is this the right file?");
+  const std::string unended = s.write("unended.trace", row + row + std::string(3u << 20, 'x'));
+  CHECK_THAT(error_of([&] { (void)read_gavel_trace(unended, "s"); }),
+             Catch::StartsWith(unended + ":3: a line longer than"));
+  GenericTraceSpec g;
+  g.submit_column = "t";
+  g.duration_column = "d";
+  g.gpus_column = "g";
+  const std::string generic = s.write("g.csv", "t,d,g\n0,1,1\n" + std::string(2u << 20, '9') + ",1,1\n");
+  CHECK_THAT(error_of([&] { (void)read_generic_trace(generic, g); }),
+             Catch::StartsWith(generic + ":3: a row longer than the limit of 1048576 bytes"));
+}
