@@ -279,32 +279,9 @@ std::vector<std::string> results_seeds() {
   return files_in(kSource + "/test/baselines", ".json");
 }
 
-void run_measurement(std::string_view data) {
-  accepting_input_errors([&] { (void)profiler::load_measurement(put("measurement.json", data)); });
-}
+// ---- measurement files: the profiler's JSON, read; and through `ringsched fit --measurement` ----
 
-std::vector<std::string> measurement_seeds() {
-  profiler::Measurement m;
-  m.machine = {"host-a", "Test CPU", "cpu"};
-  m.backend = "cpu";
-  m.world_size = 2;
-  m.hostnames = {"host-a"};
-  m.nodes = 1;
-  m.model.layers = {10, 10};
-  m.model.parameters = profiler::mlp_parameter_count(m.model.layers);
-  m.model.gradient_bytes = 4 * m.model.parameters;
-  m.settings = {2, 3, "default"};
-  m.compute.push_back({8, profiler::seconds_from_repeats({0.001, 0.002, 0.003})});
-  m.compute.push_back({16, profiler::seconds_from_repeats({0.004, 0.004, 0.004})});
-  m.allreduce.push_back({100, profiler::seconds_from_repeats({1e-5, 1e-5, 1e-5})});
-  m.allreduce.push_back({1000, profiler::seconds_from_repeats({1e-4, 1e-4, 1e-4})});
-  m.timestamp = "2024-01-01T00:00:00Z";
-  m.command_line = "ringsched-profile --out x.json";
-  return {profiler::measurement_to_json(m)};
-}
-
-// ---- fit --measurement: one or two measurement files through `ringsched fit` (read, points, fit, entry) ----
-
+// A valid measurement at world size `world` (the seeds).
 profiler::Measurement seed_measurement(int world) {
   profiler::Measurement m;
   m.machine = {"host-a", "Test CPU", "cpu"};
@@ -325,6 +302,15 @@ profiler::Measurement seed_measurement(int world) {
   return m;
 }
 
+void run_measurement(std::string_view data) {
+  accepting_input_errors([&] { (void)profiler::load_measurement(put("measurement.json", data)); });
+}
+
+std::vector<std::string> measurement_seeds() {
+  return {profiler::measurement_to_json(seed_measurement(2))};
+}
+
+// fit --measurement: one or two measurement files through `ringsched fit` (read, points, fit, entry).
 void run_fit_measurement(std::string_view data) {
   static const std::string companion = put("companion.json", profiler::measurement_to_json(seed_measurement(4)));
   accepting_input_errors([&] {
