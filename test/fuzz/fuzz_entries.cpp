@@ -340,15 +340,12 @@ void run_gavel_throughputs(std::string_view data) {
 std::vector<std::string> gavel_throughputs_seeds() {
   // A small file first (the structured generator grows the first seed), then the shipped one.
   const std::string small =
-      R"({"v100": {"('ResNet-18 (batch size 64)', 1)": {"null": 24.09, "('A3C', 1)": [12.0, 3.5]},)"
-      R"( "('ResNet-18 (batch size 64)', 2)": {"null": 40.5}, "('A3C', 1)": {"null": 3.9}},)"
-      R"( "k80": {"('ResNet-18 (batch size 64)', 1)": {"null": 7.05},)"
-      R"( "('ResNet-18 (batch size 64)', 2)": {"null": 0.0}, "('A3C', 1)": {
-  "null" : 1.2
-}
-},)"
-      R"( "k80_unconsolidated": {}})";
-return {small, read_file(default_gavel_dir() + "/simulation_throughputs.json")};
+      R"j({"v100": {"('ResNet-18 (batch size 64)', 1)": {"null": 24.09, "('A3C', 1)": [12.0, 3.5]},)j"
+      R"j( "('ResNet-18 (batch size 64)', 2)": {"null": 40.5}, "('A3C', 1)": {"null": 3.9}},)j"
+      R"j( "k80": {"('ResNet-18 (batch size 64)', 1)": {"null": 7.05},)j"
+      R"j( "('ResNet-18 (batch size 64)', 2)": {"null": 0.0}, "('A3C', 1)": {"null": 1.2}},)j"
+      R"j( "k80_unconsolidated": {}})j";
+  return {small, read_file(default_gavel_dir() + "/simulation_throughputs.json")};
 }
 
 #ifdef RINGSCHED_HAVE_PROFILER_CORE

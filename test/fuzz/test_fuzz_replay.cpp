@@ -39,10 +39,11 @@ TEST_CASE("fuzz::targets: each accepts its seed corpus and its past findings wit
 }
 
 TEST_CASE("fuzz::targets: hostile inputs are rejected, not crashed on",
-          "[fuzz]"){// One input per class found by fuzzing and probing (issue 12), through the same entries.
-                    const struct {const char * target;
-std::string input;
-} cases[] = {
+          "[fuzz]") {  // One input per class found by fuzzing and probing (issue 12), through the same entries.
+  const struct {
+    const char* target;
+    std::string input;
+  } cases[] = {
       {"config", R"({"cluster": {"nodes": 1e309}})"},
       {"config", "\xff\xfe{"},
       {"results", R"({"format": 5, "format_version": "x"})"},
@@ -54,15 +55,14 @@ std::string input;
       {"gavel_throughputs", "{\"v100\": {\"('" + std::string(100000, 'j') + "', 1)\": {\"null\": 1}}}"},
       {"measurement", "{\"schema\": " + std::string(100000, '[') + std::string(100000, ']') + "}"},
       {"fit_measurement", std::string(1000000, '{')},
-      {"gavel_throughputs", R"({"v100": {"('A', 1)": {"null": 0}}, "k80": {"('A', 1)": {"null": 1e-320}}})"},
-}
-;
-for (const auto& c : cases) {
-  INFO(c.target << ": " << c.input.substr(0, 200));
-  const Target* t = find_target(c.target);
-  REQUIRE(t != nullptr);
-  CHECK_NOTHROW(t->run(c.input));
-}
+      {"gavel_throughputs", R"j({"v100": {"('A', 1)": {"null": 0}}, "k80": {"('A', 1)": {"null": 1e-320}}})j"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.target << ": " << c.input.substr(0, 200));
+    const Target* t = find_target(c.target);
+    REQUIRE(t != nullptr);
+    CHECK_NOTHROW(t->run(c.input));
+  }
 }
 
 namespace {
