@@ -94,18 +94,41 @@ TEST_CASE("workloads::Gavel: a 100,000-character job type is refused naming the 
              Catch::StartsWith(type_file + ": ") && Catch::Contains("5000 characters long; at most 256"));
 }
 
+// A valid measurement file whose "version" is `value` (the reader quotes a wrong-typed value in its message: a deep
+// one was dumped recursively, a stack overflow).
+std::string measurement_with_version(const std::string& value) {
+  profiler::Measurement m;
+  m.machine = {"host-a", "Test CPU", "cpu"};
+  m.backend = "cpu";
+  m.world_size = 1;
+  m.hostnames = {"host-a"};
+  m.nodes = 1;
+  m.model.layers = {10, 10};
+  m.model.parameters = profiler::mlp_parameter_count(m.model.layers);
+  m.model.gradient_bytes = 4 * m.model.parameters;
+  m.settings = {0, 1, "default"};
+  m.compute.push_back({8, profiler::seconds_from_repeats({0.001})});
+  m.timestamp = "2024-01-01T00:00:00Z";
+  std::string text = profiler::measurement_to_json(m);
+  const std::string version = "\"version\": 1";
+  const auto at = text.find(version);
+  return text.replace(at, version.size(), "\"version\": " + value);
+}
+
 TEST_CASE("profiler::measurement: nesting 100,000 deep is refused with file:line by the bounded JSON reader",
           "[profiler][measurement][bounded][hostile]") {
   Scratch s;
-  for (const std::string& text :
-       {std::string(100000, '[') + std::string(100000, ']'), "{\"schema\": " + std::string(1000000, '[')}) {
-    const std::string file = s.write("deep.json", text);
-    const std::string msg = error_of([&] { (void)profiler::load_measurement(file); });
-    CHECK_THAT(msg, Catch::StartsWith(file + ":1:") && Catch::Contains("nested deeper than 128 levels"));
-  }
-  // 128 levels is within the limit: the reader gets to the schema.
-  const std::string ok = s.write("ok.json", std::string(128, '[') + std::string(128, ']'));
-  CHECK_THAT(error_of([&] { (void)profiler::load_measurement(ok); }), Catch::Contains("must be an object"));
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string file = s.write("deep.json", measurement_with_version(deep));
+  const std::string msg = error_of([&] { (void)profiler::load_measurement(file); });
+  CHECK_THAT(msg, Catch::StartsWith(file + ":3:") && Catch::Contains("nested deeper than 128 levels"));
+  const std::string unclosed = s.write("unclosed.json", "{\"schema\": " + std::string(1000000, '['));
+  CHECK_THAT(error_of([&] { (void)profiler::load_measurement(unclosed); }),
+             Catch::StartsWith(unclosed + ":1:") && Catch::Contains("nested deeper than 128 levels"));
+  // 128 levels are within the limit: the reader gets to the version, and quotes it.
+  const std::string ok = s.write("ok.json", measurement_with_version(std::string(127, '[') + std::string(127, ']')));
+  CHECK_THAT(error_of([&] { (void)profiler::load_measurement(ok); }),
+             Catch::StartsWith(ok + ": version: must be an integer, got array [[[["));
 }
 
 TEST_CASE("workloads::csv: a row longer than 1 MiB is refused with file:line as it streams, the rows before it read",

@@ -75,7 +75,14 @@ TEST_CASE("cli::flags: a number flag of 64 characters is read, 65 are refused wi
 TEST_CASE("cli::fit: a measurement file nested 100,000 deep is refused with file:line (exit 2)", "[cli][bounded]") {
   TempDir tmp;
   const std::string deep = tmp / "deep.json";
-  std::ofstream(deep) << "{\"schema\": " << std::string(100000, '[') << std::string(100000, ']') << "}";
+  // A complete file but for "version": the reader quoted the wrong-typed value, dumping it recursively (a crash).
+  std::ofstream(deep) << R"({"schema": "ringsched.measurement", "version": )" << std::string(100000, '[')
+                      << std::string(100000, ']')
+                      << R"(, "machine": {"hostname": "h", "cpu_model": "c", "device": "cpu"}, "backend": "cpu",
+    "world_size": 1, "nodes": 1, "hostnames": ["h"], "model": {"layers": [2, 2], "parameters": 6, "gradient_bytes": 24},
+    "settings": {"warmup": 0, "repeats": 1, "allreduce_algorithm": "default"},
+    "compute": [{"per_worker_batch": 8, "seconds": {"mean": 1, "min": 1, "max": 1, "repeats": [1]}}],
+    "allreduce": [], "timestamp": "t", "command_line": "c"})";
   const CliResult r = run_cli("fit --measurement " + shell_quote(deep));
   CHECK(r.code == 2);
   CHECK_THAT(r.err, StartsWith("ringsched: error: " + deep + ":1:") && Contains("nested deeper than 128 levels"));
