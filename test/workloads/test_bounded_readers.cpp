@@ -4,14 +4,19 @@
 // named), each refused with the file and its line or key.
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "test/input_error_of.h"
+#include "test/sanitized.h"
 #include "traces/gavel_trace.h"
 #include "traces/generic_trace.h"
 #include "workloads/csv.h"
@@ -172,4 +177,37 @@ TEST_CASE("traces: a trace line longer than 1 MiB is refused with file:line (Gav
   const std::string generic = s.write("g.csv", "t,d,g\n0,1,1\n" + std::string(2u << 20, '9') + ",1,1\n");
   CHECK_THAT(error_of([&] { (void)read_generic_trace(generic, g); }),
              Catch::StartsWith(generic + ":3: a row longer than the limit of 1048576 bytes"));
+}
+
+TEST_CASE("workloads::csv: a line of 64 MiB is refused within 32 MiB of memory, never held whole",
+          "[csv][bounded][hostile]") {
+  if (ringsched::test::kSanitized) return;  // the sanitizers' shadow memory needs more address space than the cap
+  Scratch s;
+  const std::string file = s.write("huge.csv", "a,b\n" + std::string(64u << 20, 'h') + ",1\n");
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {  // a process that may map only 32 MiB more than it has now
+    long pages = 0;
+    if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+      std::fclose(f);
+    }
+    const rlim_t now = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
+    const rlimit cap{now + (32u << 20), now + (32u << 20)};
+    if (pages == 0 || ::setrlimit(RLIMIT_AS, &cap) != 0) ::_exit(5);
+    try {
+      (void)for_each_csv_row(file, [](const CsvTable&, const CsvRow&) {});
+    } catch (const InputError& e) {
+      ::_exit(std::string(e.what()).rfind(file + ":2: a row longer than", 0) == 0 ? 0 : 2);
+    } catch (const std::bad_alloc&) {
+      ::_exit(3);  // held the line whole
+    } catch (...) {
+      ::_exit(4);
+    }
+    ::_exit(1);  // accepted
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }
