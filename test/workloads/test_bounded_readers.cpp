@@ -59,10 +59,8 @@ std::string throughputs(const std::vector<std::string>& keys) {
 
 }  // namespace
 
-TEST_CASE(
-    "workloads::Gavel: a job-type key is scanned as ('<model>', <1 to 4 digits>), the model running to the last "
-    "\"', \"",
-    "[gavel][bounded]") {
+TEST_CASE("workloads::Gavel: a job-type key is scanned by hand, the model running to the last quote before the digits",
+          "[gavel][bounded]") {
   Scratch s;
   // Hand-read: the model is everything between "('" and the last "', " before the digits, as Gavel's keys and the
   // former regex ^\('(.+)', (\d{1,4})\)$ take it.
@@ -161,7 +159,8 @@ TEST_CASE("workloads::csv: a row longer than 1 MiB is refused with file:line as 
              Catch::StartsWith(one + ":1: a row longer than the limit of 1048576 bytes"));
 }
 
-TEST_CASE("traces: a trace line longer than 1 MiB is refused with file:line (Gavel, generic)", "[traces][bounded]") {
+TEST_CASE("traces::GavelTrace: a line longer than 1 MiB is refused with file:line (and a generic trace's row)",
+          "[traces][bounded]") {
   Scratch s;
   const std::string row = "ResNet-18 (batch size 64)\tcmd\t--num_steps\tFalse\t100\t0\t1\n";
   const std::string gavel = s.write("jobs.trace", row + std::string(2u << 20, 'x') + "\n" + row);

@@ -30,7 +30,7 @@ std::string tiny_config() {
 
 }  // namespace
 
-TEST_CASE("cli::flags: 50,000 digits in a number flag are refused naming the flag, not crashed on", "[cli][bounded]") {
+TEST_CASE("sim::cli: 50,000 digits in a number flag are refused naming the flag, not crashed on", "[cli][bounded]") {
   const std::string digits(50000, '7');
   const std::string sim = "simulate --config " + tiny_config() + " ";
   const std::string points = shell_quote(std::string(RINGSCHED_TEST_DIR) + "/fixtures/heldout/points-eq5.csv");
@@ -57,7 +57,7 @@ TEST_CASE("cli::flags: 50,000 digits in a number flag are refused naming the fla
   }
 }
 
-TEST_CASE("cli::flags: a number flag of 64 characters is read, 65 are refused with the length", "[cli][bounded]") {
+TEST_CASE("sim::cli: a number flag of 64 characters is read, 65 are refused with the length", "[cli][bounded]") {
   const std::string sim = "simulate --config " + tiny_config() + " --seeds 1 --jobs 4 --quiet --restart-cost ";
   const std::string v64 = std::string(61, '0') + "2.5";  // 2.5 s, written in 64 characters
   REQUIRE(v64.size() == 64);
@@ -72,7 +72,8 @@ TEST_CASE("cli::flags: a number flag of 64 characters is read, 65 are refused wi
   CHECK_THAT(tol.err, Contains("--tolerance: 'mean_jct_s=1111") && Contains("50000 characters long; at most 64"));
 }
 
-TEST_CASE("cli::fit: a measurement file nested 100,000 deep is refused with file:line (exit 2)", "[cli][bounded]") {
+TEST_CASE("sim::cli: fit --measurement: a file nested 100,000 deep is refused with file:line (exit 2)",
+          "[cli][bounded]") {
   TempDir tmp;
   const std::string deep = tmp / "deep.json";
   // A complete file but for "version": the reader quoted the wrong-typed value, dumping it recursively (a crash).
@@ -88,7 +89,7 @@ TEST_CASE("cli::fit: a measurement file nested 100,000 deep is refused with file
   CHECK_THAT(r.err, StartsWith("ringsched: error: " + deep + ":1:") && Contains("nested deeper than 128 levels"));
 }
 
-TEST_CASE("cli::simulate: a trace line of megabytes is refused with file:line (exit 2), not held whole",
+TEST_CASE("sim::cli: simulate: a trace line of megabytes is refused with file:line (exit 2), not held whole",
           "[cli][bounded]") {
   TempDir tmp;
   const std::string row = "ResNet-18 (batch size 64)\tcmd\t--num_steps\tFalse\t100\t0\t1\n";
@@ -101,7 +102,7 @@ TEST_CASE("cli::simulate: a trace line of megabytes is refused with file:line (e
   CHECK_THAT(r.err, Contains("long.trace:2: a line longer than the limit of 1048576 bytes"));
 }
 
-TEST_CASE("cli::simulate: a system that refuses every new thread gets the same results on the calling thread",
+TEST_CASE("sim::cli: simulate: a system that refuses every new thread gets the same results on the calling thread",
           "[cli][threads]") {
   if (ringsched::test::kSanitized) return;  // the sanitizers' shadow memory needs more address space than the cap
   // glibc gives each new thread a stack of the stack limit: at 4 GB of stack under a 3 GB address-space cap, every
