@@ -30,18 +30,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Scratch {
+struct BoundedScratch {
   fs::path dir;
-  Scratch() {
+  BoundedScratch() {
     std::string t = (fs::temp_directory_path() / "ringsched-bounded-XXXXXX").string();
     dir = ::mkdtemp(t.data());
   }
-  ~Scratch() {
+  ~BoundedScratch() {
     std::error_code ec;
     fs::remove_all(dir, ec);
   }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
+  BoundedScratch(const BoundedScratch&) = delete;
+  BoundedScratch& operator=(const BoundedScratch&) = delete;
   std::string write(const std::string& name, const std::string& text) const {
     const auto p = dir / name;
     std::ofstream(p, std::ios::binary) << text;
@@ -50,7 +50,7 @@ struct Scratch {
 };
 
 // A throughputs file of one GPU type (v100) with these job-type keys, each with an isolated throughput of 2.
-std::string throughputs(const std::vector<std::string>& keys) {
+std::string gavel_throughputs_text(const std::vector<std::string>& keys) {
   std::string text = "{\"v100\": {";
   for (std::size_t i = 0; i < keys.size(); ++i)
     text += (i == 0 ? "\"" : ", \"") + keys[i] + "\": {\"null\": 2.0}";
@@ -61,34 +61,35 @@ std::string throughputs(const std::vector<std::string>& keys) {
 
 TEST_CASE("workloads::Gavel: a job-type key is scanned by hand, the model running to the last quote before the digits",
           "[gavel][bounded]") {
-  Scratch s;
+  BoundedScratch s;
   // Hand-read: the model is everything between "('" and the last "', " before the digits, as Gavel's keys and the
   // former regex ^\('(.+)', (\d{1,4})\)$ take it.
-  const auto t = read_gavel_throughputs(s.write("t.json", throughputs({"('a', 1', 2)", "('ResNet (x, y)', 1234)"})));
+  const auto t =
+      read_gavel_throughputs(s.write("t.json", gavel_throughputs_text({"('a', 1', 2)", "('ResNet (x, y)', 1234)"})));
   REQUIRE(t.models == std::vector<std::string>{"ResNet (x, y)", "a', 1"});
   CHECK(t.isolated.at("a', 1").at("v100").at(0).first == 2);
   CHECK(t.isolated.at("ResNet (x, y)").at("v100").at(0).first == 1234);
   for (const char* bad : {"('x', 12345)", "('', 1)", "('x',1)", "('x', 0)", "('x', 1) ", "(x, 1)", "('x', )", "('x', 1",
                           "('a\\nb', 1)", "('x', -1)"}) {
     INFO(bad);
-    CHECK_THAT(error_of([&] { (void)read_gavel_throughputs(s.write("bad.json", throughputs({bad}))); }),
+    CHECK_THAT(error_of([&] { (void)read_gavel_throughputs(s.write("bad.json", gavel_throughputs_text({bad}))); }),
                Catch::Contains("not a job type of the form ('<model>', <scale factor>)"));
   }
 }
 
 TEST_CASE("workloads::Gavel: a 100,000-character job type is refused naming the file and the key, not crashed on",
           "[gavel][bounded][hostile]") {
-  Scratch s;
-  const std::string file = s.write("t.json", throughputs({"('" + std::string(100000, 'm') + "', 1)"}));
+  BoundedScratch s;
+  const std::string file = s.write("t.json", gavel_throughputs_text({"('" + std::string(100000, 'm') + "', 1)"}));
   const std::string msg = error_of([&] { (void)read_gavel_throughputs(file); });
   CHECK_THAT(msg, Catch::StartsWith(file + ": v100.('mmmm"));
   CHECK_THAT(msg, Catch::Contains("job type is 100007 characters long"));
   CHECK(msg.size() < 300);  // the key is quoted cut short
   // At the cap: a 256-character model is read; 257 is refused naming the file and the key.
   const std::string m256(256, 'q');
-  CHECK(read_gavel_throughputs(s.write("ok.json", throughputs({"('" + m256 + "', 1)"}))).models ==
+  CHECK(read_gavel_throughputs(s.write("ok.json", gavel_throughputs_text({"('" + m256 + "', 1)"}))).models ==
         std::vector<std::string>{m256});
-  const std::string long_file = s.write("long.json", throughputs({"('" + m256 + "x', 1)"}));
+  const std::string long_file = s.write("long.json", gavel_throughputs_text({"('" + m256 + "x', 1)"}));
   CHECK_THAT(error_of([&] { (void)read_gavel_throughputs(long_file); }),
              Catch::StartsWith(long_file + ": v100.('qqq") && Catch::Contains("257 characters long; at most 256"));
   // A GPU type name past the cap.
@@ -96,6 +97,8 @@ TEST_CASE("workloads::Gavel: a 100,000-character job type is refused naming the 
   CHECK_THAT(error_of([&] { (void)read_gavel_throughputs(type_file); }),
              Catch::StartsWith(type_file + ": ") && Catch::Contains("5000 characters long; at most 256"));
 }
+
+namespace {
 
 // A valid measurement file whose "version" is `value` (the reader quotes a wrong-typed value in its message: a deep
 // one was dumped recursively, a stack overflow).
@@ -118,9 +121,11 @@ std::string measurement_with_version(const std::string& value) {
   return text.replace(at, version.size(), "\"version\": " + value);
 }
 
+}  // namespace
+
 TEST_CASE("profiler::measurement: nesting 100,000 deep is refused with file:line by the bounded JSON reader",
           "[profiler][measurement][bounded][hostile]") {
-  Scratch s;
+  BoundedScratch s;
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
   const std::string file = s.write("deep.json", measurement_with_version(deep));
   const std::string msg = error_of([&] { (void)profiler::load_measurement(file); });
@@ -137,7 +142,7 @@ TEST_CASE("profiler::measurement: nesting 100,000 deep is refused with file:line
 TEST_CASE("workloads::csv: a row longer than 1 MiB is refused with file:line as it streams, the rows before it read",
           "[csv][bounded][hostile]") {
   REQUIRE(kMaxLineBytes == 1048576);
-  Scratch s;
+  BoundedScratch s;
   // Row 3 is exactly the cap with its line end (1,048,573 + ",1\n"); row 4 one byte more.
   const std::string at_cap = std::string(kMaxLineBytes - 3, 'a') + ",1\n";
   const std::string over = std::string(kMaxLineBytes - 2, 'b') + ",1\n";
@@ -161,7 +166,7 @@ TEST_CASE("workloads::csv: a row longer than 1 MiB is refused with file:line as 
 
 TEST_CASE("traces::GavelTrace: a line longer than 1 MiB is refused with file:line (and a generic trace's row)",
           "[traces][bounded]") {
-  Scratch s;
+  BoundedScratch s;
   const std::string row = "ResNet-18 (batch size 64)\tcmd\t--num_steps\tFalse\t100\t0\t1\n";
   const std::string gavel = s.write("jobs.trace", row + std::string(2u << 20, 'x') + "\n" + row);
   CHECK(error_of([&] { (void)read_gavel_trace(gavel, "s"); }) ==
@@ -181,7 +186,7 @@ TEST_CASE("traces::GavelTrace: a line longer than 1 MiB is refused with file:lin
 TEST_CASE("workloads::csv: a line of 64 MiB is refused within 32 MiB of memory, never held whole",
           "[csv][bounded][hostile]") {
   if (ringsched::test::kSanitized) return;  // the sanitizers' shadow memory needs more address space than the cap
-  Scratch s;
+  BoundedScratch s;
   const std::string file = s.write("huge.csv", "a,b\n" + std::string(64u << 20, 'h') + ",1\n");
   const pid_t child = ::fork();
   REQUIRE(child >= 0);

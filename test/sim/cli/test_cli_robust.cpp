@@ -22,17 +22,18 @@ using ringsched::test::TempDir;
 
 namespace {
 
-const std::filesystem::path kExamples = std::filesystem::path(RINGSCHED_TEST_DIR) / ".." / "workloads" / "examples";
+const std::filesystem::path kRobustExamples =
+    std::filesystem::path(RINGSCHED_TEST_DIR) / ".." / "workloads" / "examples";
 
-std::string tiny_config() {
-  return shell_quote((kExamples / "tiny-2node.json").string());
+std::string robust_tiny_config() {
+  return shell_quote((kRobustExamples / "tiny-2node.json").string());
 }
 
 }  // namespace
 
 TEST_CASE("sim::cli: 50,000 digits in a number flag are refused naming the flag, not crashed on", "[cli][bounded]") {
   const std::string digits(50000, '7');
-  const std::string sim = "simulate --config " + tiny_config() + " ";
+  const std::string sim = "simulate --config " + robust_tiny_config() + " ";
   const std::string points = shell_quote(std::string(RINGSCHED_TEST_DIR) + "/fixtures/heldout/points-eq5.csv");
   const struct {
     std::string args;
@@ -58,7 +59,7 @@ TEST_CASE("sim::cli: 50,000 digits in a number flag are refused naming the flag,
 }
 
 TEST_CASE("sim::cli: a number flag of 64 characters is read, 65 are refused with the length", "[cli][bounded]") {
-  const std::string sim = "simulate --config " + tiny_config() + " --seeds 1 --jobs 4 --quiet --restart-cost ";
+  const std::string sim = "simulate --config " + robust_tiny_config() + " --seeds 1 --jobs 4 --quiet --restart-cost ";
   const std::string v64 = std::string(61, '0') + "2.5";  // 2.5 s, written in 64 characters
   REQUIRE(v64.size() == 64);
   CHECK(run_cli(sim + v64).code == 0);
@@ -108,7 +109,7 @@ TEST_CASE("sim::cli: simulate: a system that refuses every new thread gets the s
   // glibc gives each new thread a stack of the stack limit: at 4 GB of stack under a 3 GB address-space cap, every
   // thread the run asks for (the interrupt watcher, 4 replicate workers) is refused with EAGAIN, as on a machine at
   // its process or memory limit; the main thread's stack grows on demand and is unaffected.
-  const std::string args = "simulate --config " + tiny_config() + " --seeds 3 --format csv";
+  const std::string args = "simulate --config " + robust_tiny_config() + " --seeds 3 --format csv";
   const CliResult normal = run_cli(args + " --threads 4");
   REQUIRE(normal.code == 0);
   TempDir tmp;

@@ -33,7 +33,7 @@ struct RefuseAfter {
   RefuseAfter& operator=(const RefuseAfter&) = delete;
 };
 
-std::string slurp(const fs::path& p) {
+std::string file_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();
@@ -109,8 +109,8 @@ TEST_CASE("sim::sweep: refused threads give the same files as a sweep on every t
   CHECK(none.failed_cells == 0);
   for (const char* f : {"sweep.json", "runs.csv", "cells.csv"}) {
     INFO(f);
-    CHECK(slurp(root / "none" / f) == slurp(root / "full" / f));
-    CHECK(slurp(root / "one" / f) == slurp(root / "full" / f));
+    CHECK(file_text(root / "none" / f) == file_text(root / "full" / f));
+    CHECK(file_text(root / "one" / f) == file_text(root / "full" / f));
   }
   fs::remove_all(root);
 }
