@@ -68,11 +68,14 @@ std::size_t for_each_tab_line(const std::string& path,
     std::size_t start = 0;
     for (std::size_t i = 0; i < size; ++i) {
       if (data[i] != '\n') continue;
+      if (pending.size() + (i - start) + 1 > kMaxLineBytes) line_too_long(path, number + 1, "line");
       pending.append(data + start, i - start);
       take_line(pending);
       pending.clear();
       start = i + 1;
     }
+    // A line that has not ended is held only up to the cap (never a whole file of one line).
+    if (pending.size() + (size - start) > kMaxLineBytes) line_too_long(path, number + 1, "line");
     pending.append(data + start, size - start);
   });
   if (!pending.empty()) take_line(pending);

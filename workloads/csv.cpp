@@ -97,7 +97,9 @@ namespace {
 // or the byte-order mark may straddle two), rows leave through `emit` with their 1-based line.
 class CsvParser {
  public:
-  CsvParser(std::string origin, std::function<void(const CsvTable&, const CsvRow&)> emit) : emit_(std::move(emit)) {
+  CsvParser(std::string origin, std::function<void(const CsvTable&, const CsvRow&)> emit,
+            std::size_t max_row_bytes = kMaxLineBytes)
+      : emit_(std::move(emit)), max_row_bytes_(max_row_bytes) {
     table_.file = std::move(origin);
   }
 
@@ -136,6 +138,7 @@ class CsvParser {
   void consume(const char* data, std::size_t size) {
     for (std::size_t i = 0; i < size; ++i) {
       const char ch = data[i];
+      if (++row_bytes_ > max_row_bytes_) line_too_long(table_.file, row_line_, "row", max_row_bytes_);
       if (quote_pending_) {  // a quote inside quotes: "" is an escaped quote, anything else ends the quoted part
         quote_pending_ = false;
         if (ch == '"') {
@@ -162,6 +165,7 @@ class CsvParser {
         end_row();
         ++line_;
         row_line_ = line_;
+        row_bytes_ = 0;
       } else {
         cur_ += ch;
       }
@@ -213,6 +217,8 @@ class CsvParser {
   bool quote_pending_ = false;
   bool quoted_ = false;
   std::size_t closed_at_ = 0;  // where the closing quote of a quoted field was (cur_'s length then)
+  std::size_t max_row_bytes_;
+  std::size_t row_bytes_ = 0;  // bytes of the row so far (its quoted line breaks included)
   int line_ = 1;
   int row_line_ = 1;
 };

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
-#include <regex>
 
 #include "models/input_error.h"
 #include "models/scale_table.h"
@@ -14,14 +13,34 @@
 namespace ringsched {
 namespace {
 
-// "('ResNet-18 (batch size 64)', 2)" -> ("ResNet-18 (batch size 64)", 2); false when malformed.
+// The longest job type and GPU type names read (Gavel's are at most 28 characters).
+constexpr std::size_t kMaxGavelName = 256;
+
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// "('ResNet-18 (batch size 64)', 2)" -> ("ResNet-18 (batch size 64)", 2); false when malformed. The form is
+// ^\('(.+)', (\d{1,4})\)$ with the model running to the last "', " (no line break in it), scanned by hand in one
+// linear pass: a regex engine recurses per character and overflows the stack on a long key.
 bool parse_job_type(const std::string& key, std::string& model, int& scale_factor) {
-  static const std::regex re(R"(^\('(.+)', (\d{1,4})\)$)");
-  std::smatch m;
-  if (!std::regex_match(key, m, re)) return false;
-  model = m[1].str();
-  scale_factor = std::stoi(m[2].str());
+  if (key.size() < 8 || key.compare(0, 2, "('") != 0 || key.back() != ')') return false;
+  std::size_t digits_begin = key.size() - 1;
+  while (digits_begin > 0 && is_digit(key[digits_begin - 1]))
+    --digits_begin;
+  const std::size_t digits = key.size() - 1 - digits_begin;
+  if (digits < 1 || digits > 4 || digits_begin < 5 || key.compare(digits_begin - 3, 3, "', ") != 0) return false;
+  const std::size_t model_end = digits_begin - 3;
+  if (model_end <= 2) return false;
+  model = key.substr(2, model_end - 2);
+  if (model.find_first_of("\n\r") != std::string::npos) return false;
+  scale_factor = std::stoi(key.substr(digits_begin, digits));
   return scale_factor >= 1;
+}
+
+// A key for messages: at most 60 characters of it.
+std::string short_key(const std::string& key) {
+  return key.size() > 60 ? key.substr(0, 57) + "..." : key;
 }
 
 bool ends_with(const std::string& s, const std::string& tail) {
@@ -39,14 +58,27 @@ GavelThroughputs read_gavel_throughputs(const std::string& path) {
   std::map<std::string, std::vector<std::string>> keys_by_type;
   for (const auto& [type, jobs] : doc.items()) {
     if (ends_with(type, "_unconsolidated")) continue;  // not read by Gavel's simulator
+    if (type.size() > kMaxGavelName) {
+      top.fail("GPU type '" + short_key(type) + "' is " + std::to_string(type.size()) + " characters long; at most " +
+               std::to_string(kMaxGavelName));
+    }
     const JsonReader by_job = top.at(type);
     if (!by_job.is_object()) by_job.fail("expected an object of job type -> throughputs");
     t.gpu_types.push_back(type);
     for (const auto& [key, entry] : jobs.items()) {
       std::string model;
       int sf = 0;
+      if (key.size() > kMaxGavelName + 10) {  // "('" + model + "', NNNN)"
+        throw InputError(path + ": " + type + "." + short_key(key) + ": job type is " + std::to_string(key.size()) +
+                         " characters long; a key ('<model>', <scale factor>) takes at most " +
+                         std::to_string(kMaxGavelName) + " for the model");
+      }
       const JsonReader e = by_job.at(key);
       if (!parse_job_type(key, model, sf)) e.fail("not a job type of the form ('<model>', <scale factor>)");
+      if (model.size() > kMaxGavelName) {
+        e.fail("job type '" + short_key(model) + "' is " + std::to_string(model.size()) + " characters long; at most " +
+               std::to_string(kMaxGavelName));
+      }
       if (!e.is_object() || !e.has("null")) e.fail("no isolated throughput (\"null\")");
       const double tput = e.at("null").as_non_negative();
       t.isolated[model][type].emplace_back(sf, tput);

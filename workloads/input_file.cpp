@@ -42,6 +42,11 @@ std::uintmax_t open_checked(const std::string& path, const std::string& what, st
 
 }  // namespace
 
+void line_too_long(const std::string& path, long long line, const std::string& what, std::size_t max_bytes) {
+  throw InputError(path + ":" + std::to_string(line) + ": a " + what + " longer than the limit of " +
+                   std::to_string(max_bytes) + " bytes; is this the right file?");
+}
+
 std::string read_input_file(const std::string& path, const std::string& what, std::size_t max_bytes) {
   std::ifstream in;
   const auto size = open_checked(path, what, max_bytes, in);

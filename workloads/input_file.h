@@ -13,6 +13,16 @@ namespace ringsched {
 // largest shipped input is a few MB; the Philly trace as CSV is ~20 MB.
 inline constexpr std::size_t kMaxInputFileBytes = std::size_t{1} << 30;
 
+// The longest line (a CSV row, quoted line breaks included; a trace line; its line end counted) the line-based
+// readers accept: 1 MiB.
+// Shipped rows are at most a few hundred bytes; a longer one is refused with file:line as soon as it passes the cap,
+// so that a file of one huge line is never held whole.
+inline constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
+
+// "path:12: a line longer than the limit of 1048576 bytes (1 MiB) ..." — the one message for an over-long line.
+[[noreturn]] void line_too_long(const std::string& path, long long line, const std::string& what,
+                                std::size_t max_bytes = kMaxLineBytes);
+
 // The whole file as bytes. `what` names the kind of file in messages ("config", "trace", ...).
 // The block size of streamed reads: 1 MiB.
 inline constexpr std::size_t kReadBlockBytes = std::size_t{1} << 20;

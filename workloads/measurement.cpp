@@ -18,6 +18,7 @@
 #include "models/input_error.h"
 #include "workloads/atomic_write.h"
 #include "workloads/input_file.h"
+#include "workloads/json_reader.h"
 
 namespace ringsched::profiler {
 
@@ -291,13 +292,9 @@ std::int64_t mlp_parameter_count(const std::vector<int>& layers) {
 }
 
 Measurement load_measurement(const std::string& path) {
-  const std::string text = read_input_file(path, "measurement file");
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::exception& e) {  // parse_error, or out_of_range for numbers beyond a double
-    throw InputError(path + ": invalid JSON: " + e.what());
-  }
+  // The shared bounded parser: nesting beyond kMaxJsonDepth and documents that cannot fit in memory are refused with
+  // file:line before the library's recursive code sees them; errors name file, line and column.
+  const Json doc = parse_json_text(read_input_file(path, "measurement file"), path);
   return parse_measurement(doc, path);
 }
 

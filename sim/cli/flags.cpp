@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <regex>
 
 namespace ringsched::cli {
 namespace {
@@ -29,14 +28,58 @@ std::string quote_text(const std::string& s) {
   return "'" + (s.size() > 40 ? s.substr(0, 37) + "..." : s) + "'";
 }
 
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// Skips the digits from `i`; returns how many there were.
+std::size_t skip_digits(const std::string& s, std::size_t& i) {
+  const std::size_t start = i;
+  while (i < s.size() && is_digit(s[i]))
+    ++i;
+  return i - start;
+}
+
+// [+-]?[0-9]+ (one linear pass: a regex engine recurses per character and overflows the stack on long input).
+bool is_decimal_integer(const std::string& s) {
+  std::size_t i = 0;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  return skip_digits(s, i) > 0 && i == s.size();
+}
+
+// [+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?
+bool is_decimal_number(const std::string& s) {
+  std::size_t i = 0;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  std::size_t mantissa = skip_digits(s, i);
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    mantissa += skip_digits(s, i);
+  }
+  if (mantissa == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (skip_digits(s, i) == 0) return false;
+  }
+  return i == s.size();
+}
+
+// A number flag's value longer than this is refused before it is looked at (no number needs more digits).
+constexpr std::size_t kMaxNumberChars = 64;
+
+std::string too_long(const std::string& value) {
+  return quote_text(value) + " is " + std::to_string(value.size()) + " characters long; a number here takes at most " +
+         std::to_string(kMaxNumberChars);
+}
+
 }  // namespace
 
 CLI::Validator strict_integer() {
   return CLI::Validator(
       [](std::string& value) -> std::string {
-        static const std::regex integer("[+-]?[0-9]+");
-        if (!std::regex_match(value, integer))
-          return quote_text(value) + " is not a whole number (write it in decimal)";
+        if (value.size() > kMaxNumberChars) return too_long(value);
+        if (!is_decimal_integer(value)) return quote_text(value) + " is not a whole number (write it in decimal)";
         return "";
       },
       "INT");
@@ -49,8 +92,8 @@ CLI::Validator non_empty() {
 CLI::Validator strict_number() {
   return CLI::Validator(
       [](std::string& value) -> std::string {
-        static const std::regex number("[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?");
-        if (!std::regex_match(value, number)) return quote_text(value) + " is not a number (write it in decimal)";
+        if (value.size() > kMaxNumberChars) return too_long(value);
+        if (!is_decimal_number(value)) return quote_text(value) + " is not a number (write it in decimal)";
         if (!std::isfinite(std::strtod(value.c_str(), nullptr))) return quote_text(value) + " is beyond a double";
         return "";
       },

@@ -8,9 +8,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include "sim/experiments/atomic_file.h"
+#include "sim/experiments/parallel.h"
 
 namespace ringsched::cli {
 
@@ -20,7 +22,7 @@ void handle_interrupts() {
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
   if (pthread_sigmask(SIG_BLOCK, &set, nullptr) != 0) return;  // default handling stays
-  std::thread([set] {
+  auto watch = [set] {
     int sig = 0;
     if (sigwait(&set, &sig) != 0) return;
     const std::string name = sig == SIGINT ? "SIGINT" : "SIGTERM";
@@ -38,7 +40,16 @@ void handle_interrupts() {
     }
     std::fflush(stderr);
     std::_Exit(128 + sig);
-  }).detach();
+  };
+  try {
+    start_thread(watch).detach();
+  } catch (const std::system_error& e) {  // no watcher: the signals keep their default action (the run still goes on)
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    std::fprintf(stderr,
+                 "ringsched: warning: the system refused a thread to watch for interrupts (%s); Ctrl-C will stop the "
+                 "run without removing its unfinished output\n",
+                 e.what());
+  }
 }
 
 }  // namespace ringsched::cli

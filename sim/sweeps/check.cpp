@@ -71,6 +71,12 @@ void add_tolerance(CheckOptions& options, const std::string& spec) {
   const auto eq = spec.find('=');
   const std::string metric = eq == std::string::npos ? "" : spec.substr(0, eq);
   const std::string value = eq == std::string::npos ? spec : spec.substr(eq + 1);
+  if (value.size() > 64) {  // the same cap as the command line's number flags (sim/cli/flags.h)
+    throw InputError("--tolerance: '" + spec.substr(0, 37) + "...': the number is " + std::to_string(value.size()) +
+                     " characters long; at most 64");
+  }
+  if (metric.size() > 64)
+    throw InputError("--tolerance: '" + spec.substr(0, 37) + "...': no metric has so long a name");
   double v = 0.0;
   try {
     std::size_t used = 0;

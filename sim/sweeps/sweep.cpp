@@ -14,6 +14,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "sim/experiments/atomic_file.h"
@@ -202,16 +203,27 @@ std::vector<SweepRun> run_my_items(const std::vector<BatchCell>& cells, const st
     return out;
   }
   std::vector<std::thread> pool;
+  pool.reserve(static_cast<std::size_t>(n_threads));
   std::mutex mu;
   std::condition_variable cv;
   int running = n_threads;
   for (int t = 0; t < n_threads; ++t) {
-    pool.emplace_back([&]() {
-      worker();
-      std::lock_guard<std::mutex> lock(mu);
-      --running;
-      cv.notify_all();
-    });
+    try {
+      pool.push_back(start_thread([&]() {
+        worker();
+        std::lock_guard<std::mutex> lock(mu);
+        --running;
+        cv.notify_all();
+      }));
+    } catch (const std::system_error& e) {  // fewer threads, the same runs: the calling thread works when none started
+      warn_fewer_threads(std::max<std::size_t>(pool.size(), 1), static_cast<std::size_t>(n_threads), e.what());
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        running -= n_threads - t;
+      }
+      if (pool.empty()) worker();
+      break;
+    }
   }
   {
     std::unique_lock<std::mutex> lock(mu);

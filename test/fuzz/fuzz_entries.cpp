@@ -16,6 +16,7 @@
 #include "sim/experiments/config.h"
 #include "sim/experiments/report.h"
 #include "sim/experiments/runner.h"
+#include "sim/fitting/fit_command.h"
 #include "sim/fitting/speed_fit.h"
 #include "sim/sweeps/check.h"
 #include "sim/sweeps/sweep_results.h"
@@ -278,15 +279,14 @@ std::vector<std::string> results_seeds() {
   return files_in(kSource + "/test/baselines", ".json");
 }
 
-void run_measurement(std::string_view data) {
-  accepting_input_errors([&] { (void)profiler::load_measurement(put("measurement.json", data)); });
-}
+// ---- measurement files: the profiler's JSON, read; and through `ringsched fit --measurement` ----
 
-std::vector<std::string> measurement_seeds() {
+// A valid measurement at world size `world` (the seeds).
+profiler::Measurement seed_measurement(int world) {
   profiler::Measurement m;
   m.machine = {"host-a", "Test CPU", "cpu"};
   m.backend = "cpu";
-  m.world_size = 2;
+  m.world_size = world;
   m.hostnames = {"host-a"};
   m.nodes = 1;
   m.model.layers = {10, 10};
@@ -299,7 +299,53 @@ std::vector<std::string> measurement_seeds() {
   m.allreduce.push_back({1000, profiler::seconds_from_repeats({1e-4, 1e-4, 1e-4})});
   m.timestamp = "2024-01-01T00:00:00Z";
   m.command_line = "ringsched-profile --out x.json";
-  return {profiler::measurement_to_json(m)};
+  return m;
+}
+
+void run_measurement(std::string_view data) {
+  accepting_input_errors([&] { (void)profiler::load_measurement(put("measurement.json", data)); });
+}
+
+std::vector<std::string> measurement_seeds() {
+  return {profiler::measurement_to_json(seed_measurement(2))};
+}
+
+// fit --measurement: one or two measurement files through `ringsched fit` (read, points, fit, entry).
+void run_fit_measurement(std::string_view data) {
+  static const std::string companion = put("companion.json", profiler::measurement_to_json(seed_measurement(4)));
+  accepting_input_errors([&] {
+    FitCommandOptions o;
+    o.measurements = {put("measurement.json", data)};
+    if (data.size() % 2 == 1) o.measurements.push_back(companion);  // with a second world size, as fit is used
+    o.format = data.size() % 3 == 0 ? "md" : "json";
+    std::ostringstream out;
+    std::ostringstream err;
+    (void)run_fit_command(o, out, err);
+  });
+}
+
+std::vector<std::string> fit_measurement_seeds() {
+  return {profiler::measurement_to_json(seed_measurement(2)), profiler::measurement_to_json(seed_measurement(1))};
+}
+
+// ---- Gavel's throughputs file (simulation_throughputs.json) into the gavel catalog ----
+
+void run_gavel_throughputs(std::string_view data) {
+  accepting_input_errors([&] {
+    put("gavel/simulation_throughputs.json", data);
+    (void)gavel_catalog(scratch() + "/gavel");
+  });
+}
+
+std::vector<std::string> gavel_throughputs_seeds() {
+  // A small file first (the structured generator grows the first seed), then the shipped one.
+  const std::string small =
+      R"j({"v100": {"('ResNet-18 (batch size 64)', 1)": {"null": 24.09, "('A3C', 1)": [12.0, 3.5]},)j"
+      R"j( "('ResNet-18 (batch size 64)', 2)": {"null": 40.5}, "('A3C', 1)": {"null": 3.9}},)j"
+      R"j( "k80": {"('ResNet-18 (batch size 64)', 1)": {"null": 7.05},)j"
+      R"j( "('ResNet-18 (batch size 64)', 2)": {"null": 0.0}, "('A3C', 1)": {"null": 1.2}},)j"
+      R"j( "k80_unconsolidated": {}})j";
+  return {small, read_file(default_gavel_dir() + "/simulation_throughputs.json")};
 }
 
 #ifdef RINGSCHED_HAVE_PROFILER_CORE
@@ -329,6 +375,10 @@ const std::vector<Target>& targets() {
        goodput_tables_seeds},
       {"results", "sweep.json on --resume and check's summary/sweep inputs", run_results, results_seeds},
       {"measurement", "ringsched-profile measurement JSON", run_measurement, measurement_seeds},
+      {"fit_measurement", "measurement files through `ringsched fit --measurement` (points, fit, entry)",
+       run_fit_measurement, fit_measurement_seeds},
+      {"gavel_throughputs", "Gavel's throughputs file into the gavel catalog", run_gavel_throughputs,
+       gavel_throughputs_seeds},
 #ifdef RINGSCHED_HAVE_PROFILER_CORE
       {"checkpoint", "ringsched-profile checkpoint bytes", run_checkpoint, checkpoint_seeds},
 #endif

@@ -19,7 +19,7 @@ struct Target {
 };
 
 // Every target, by name: config, pollux_trace, generic_trace, gavel_trace, points_csv, goodput_tables, results,
-// measurement, checkpoint.
+// measurement, fit_measurement, gavel_throughputs, checkpoint.
 const std::vector<Target>& targets();
 const Target* find_target(std::string_view name);
 

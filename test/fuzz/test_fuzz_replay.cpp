@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 using namespace ringsched::fuzz;
 
 TEST_CASE("fuzz::targets: each accepts its seed corpus and its past findings without failing", "[fuzz]") {
-  REQUIRE(targets().size() >= 6);
+  REQUIRE(targets().size() >= 10);
   for (const auto& t : targets()) {
     DYNAMIC_SECTION(t.name) {
       const auto seeds = t.seeds();
@@ -38,11 +38,11 @@ TEST_CASE("fuzz::targets: each accepts its seed corpus and its past findings wit
   }
 }
 
-TEST_CASE("fuzz::targets: hostile inputs are rejected, not crashed on", "[fuzz]") {
-  // One input per class found by fuzzing and probing (issue 12), through the same entries.
+TEST_CASE("fuzz::targets: hostile inputs are rejected, not crashed on",
+          "[fuzz]") {  // One input per class found by fuzzing and probing (issue 12), through the same entries.
   const struct {
     const char* target;
-    const char* input;
+    std::string input;
   } cases[] = {
       {"config", R"({"cluster": {"nodes": 1e309}})"},
       {"config", "\xff\xfe{"},
@@ -51,9 +51,14 @@ TEST_CASE("fuzz::targets: hostile inputs are rejected, not crashed on", "[fuzz]"
       {"points_csv", "gpus,nodes,global_batch,step_seconds\n1,1,1e308,1e-320\n"},
       {"generic_trace", "timestamp,duration,num_gpus\n1e308,1,1\n0,1,1\n"},
       {"pollux_trace", "name,time,application,num_replicas,batch_size\nj,0,ncf,1000000,256\n"},
+      // issue 33: std::regex's recursion on a long job type; nesting past the measurement reader's parser
+      {"gavel_throughputs", "{\"v100\": {\"('" + std::string(100000, 'j') + "', 1)\": {\"null\": 1}}}"},
+      {"measurement", "{\"schema\": " + std::string(100000, '[') + std::string(100000, ']') + "}"},
+      {"fit_measurement", std::string(1000000, '{')},
+      {"gavel_throughputs", R"j({"v100": {"('A', 1)": {"null": 0}}, "k80": {"('A', 1)": {"null": 1e-320}}})j"},
   };
   for (const auto& c : cases) {
-    INFO(c.target << ": " << c.input);
+    INFO(c.target << ": " << c.input.substr(0, 200));
     const Target* t = find_target(c.target);
     REQUIRE(t != nullptr);
     CHECK_NOTHROW(t->run(c.input));
@@ -87,6 +92,22 @@ std::vector<std::pair<std::string, std::string>> structured_inputs(const Target&
     out.emplace_back("the first seed's rows repeated to 1 MB", big);
   }
   out.emplace_back("a 1 MB string", "\"" + std::string(kBig, 'a') + "\"");
+  // Issue 33: long names and deep values inside an otherwise valid seed, and one line of megabytes.
+  // The name goes inside the first Gavel job type "('...", else the first string; at the start when neither.
+  const auto job_type = seed.find("('");
+  const auto quote = seed.find('"');
+  const std::size_t name_at = job_type != std::string::npos ? job_type + 2 : quote != std::string::npos ? quote + 1 : 0;
+  std::string named = seed;
+  named.insert(name_at, std::string(100000, 'n'));
+  out.emplace_back("a seed with a 100,000-character name (a Gavel job type, a key)", named);
+  const auto value_at = seed.find(':');
+  if (value_at != std::string::npos) {
+    std::string deep = seed;
+    deep.insert(value_at + 1, std::string(100000, '[') + std::string(100000, ']') + ",");
+    out.emplace_back("a seed with 100,000 nested arrays at its first value", deep);
+  }
+  const std::string head = eol == std::string::npos ? std::string() : seed.substr(0, eol + 1);
+  out.emplace_back("a 2 MB line after the seed's first", head + std::string(2u << 20, 'x') + "\n" + seed);
   std::string array = "[";
   for (int i = 0; i < (ringsched::test::kSanitized ? 20000 : 100000); ++i)
     array += i == 0 ? "1e308" : ",1e308";

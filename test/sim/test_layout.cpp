@@ -179,3 +179,43 @@ TEST_CASE("sim::Layout: an include loop through a source file is reported", "[si
   REQUIRE(cycles.size() == 1);
   CHECK(cycles[0] == "workloads/a -> workloads/b -> workloads/c -> workloads/a");
 }
+
+namespace {
+
+// Sources outside test/ (and build folders) that include <regex>: std::regex recurses per character of its input and
+// overflows the stack on long text (issue 33: 50,000 digits in a number flag, a 100,000-character Gavel job type).
+std::vector<std::string> regex_includes(const fs::path& root) {
+  std::vector<std::string> out;
+  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
+    const std::string name = it->path().filename().string();
+    const bool top = it.depth() == 0;
+    if (it->is_directory() && (name[0] == '.' || (top && (name == "test" || name.rfind("build", 0) == 0)))) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    const auto ext = it->path().extension().string();
+    if (!it->is_regular_file() || (ext != ".h" && ext != ".hpp" && ext != ".cpp" && ext != ".cu")) continue;
+    std::ifstream in(it->path());
+    std::string line;
+    while (std::getline(in, line)) {
+      std::string squeezed;
+      for (char c : line)
+        if (c != ' ' && c != '\t') squeezed += c;
+      if (squeezed.rfind("#include<regex>", 0) == 0) out.push_back(fs::relative(it->path(), root).generic_string());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("sim::Layout: no source outside test/ includes <regex> (readers and flags scan by hand, in linear time)",
+          "[sim][layout]") {
+  const fs::path root = fs::path(RINGSCHED_TEST_DIR).parent_path();
+  REQUIRE(fs::is_directory(root / "sim" / "cli"));
+  std::string report;
+  for (const auto& f : regex_includes(root))
+    report += f + "\n";
+  INFO(report);
+  CHECK(report.empty());
+}

@@ -146,7 +146,7 @@ TEST_CASE("profiler::measurement: unreadable and malformed files name the file",
   const std::string broken = dir / "broken.json";
   write_text(broken, "{\n  \"schema\": \"ringsched.measurement\",\n  \"version\": 1,\n");
   CHECK_THROWS_WITH(load_measurement(broken),
-                    Catch::StartsWith(broken + ": invalid JSON") && Catch::Contains("line 4"));
+                    Catch::StartsWith(broken + ":4:1: malformed JSON") && Catch::Contains("line 4"));
   const std::string array = dir / "array.json";
   write_text(array, "[1, 2]");
   CHECK_THROWS_WITH(load_measurement(array), Catch::StartsWith(array + ": (top level): must be an object"));
