@@ -238,7 +238,7 @@ def test_on_finish_and_wakeups(fresh_name):
 def test_registration_is_checked(fresh_name):
     with pytest.raises(ringsched.InputError, match="built-in"):
         ringsched.register_strategy("eight", Fcfs8)
-    with pytest.raises(TypeError):
+    with pytest.raises(ringsched.InputError, match="cls must be a subclass"):
         ringsched.register_strategy(fresh_name("x"), object)
     with pytest.raises(ringsched.InputError, match="may hold only"):
         ringsched.register_strategy("my policy[1]", Fcfs8)
