@@ -87,7 +87,7 @@ def test_keyboard_interrupt_or_system_exit_in_decide_stops_the_experiment(fresh_
 @pytest.mark.parametrize("threads", [1, 2])
 def test_ctrl_c_raises_keyboard_interrupt_and_stops_the_experiment(threads):
     # A real SIGINT (what Ctrl-C sends), at the first decision of the first run; that decision then takes 0.3 s, so
-    # that the signal is seen while the run is going.
+    # that the signal is seen while the run is going, and every decision 5 ms.
     code = f"""
         import os, signal, time, ringsched
         built = []
@@ -100,6 +100,7 @@ def test_ctrl_c_raises_keyboard_interrupt_and_stops_the_experiment(threads):
                     Fcfs.sent = True
                     os.kill(os.getpid(), signal.SIGINT)
                     time.sleep(0.3)
+                time.sleep(0.005)  # runs of a few hundred ms: the signal comes in the middle of a few
                 free, out = s.free_gpus, {{}}
                 for j in s.jobs:
                     if j.gpus == 0 and j.min_gpus <= free:
