@@ -380,6 +380,8 @@ void register_python_strategy(const std::string& name, const py::object& cls, co
     try {
       instance = ref->get()(**kwargs);
     } catch (const py::error_already_set& e) {
+      // Ctrl-C while the config is checked (here on the caller's thread): KeyboardInterrupt, not a bad config.
+      if (!e.matches(PyExc_Exception)) throw;
       const std::string at = p.path().empty() ? "params" : p.path();
       throw InputError(p.file() + ": " + at + ": strategy '" + name + "': " + cls_name + "(**params) raised " +
                        python_error(e));

@@ -84,6 +84,17 @@ def test_keyboard_interrupt_or_system_exit_in_decide_stops_the_experiment(fresh_
     assert len(res.summary["runs"]) == 2
 
 
+def test_keyboard_interrupt_while_the_config_is_checked_is_not_an_input_error(fresh_name):
+    class Interrupted(Fcfs8):
+        def __init__(self):
+            raise KeyboardInterrupt()
+
+    name = fresh_name("ctor")
+    ringsched.register_strategy(name, Interrupted)
+    with pytest.raises(KeyboardInterrupt):  # before the fix: InputError "... raised KeyboardInterrupt"
+        ringsched.validate(tiny(strategies=[name]))
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_ctrl_c_raises_keyboard_interrupt_and_stops_the_experiment(threads):
     # A real SIGINT (what Ctrl-C sends), at the first decision of the first run; that decision then takes 0.3 s, so
