@@ -4,7 +4,6 @@ characters in paths, bools as GPU counts, reserved or missing strategy names; an
 
 import os
 import pathlib
-import signal
 import stat
 import subprocess
 import sys
