@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """bench/python_overhead.py — the CPU cost of a policy written in Python against the same policy in C++ (issue 24):
 strict FCFS at 8 GPUs as a Python ringsched.Strategy against the built-in `eight`, on the Pollux artifact's setting
 (workloads/examples/pollux-artifact.json, workload-6: 160 jobs on 64 GPUs, decisions every 60 s), one thread, the

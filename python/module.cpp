@@ -3,6 +3,7 @@
 // config, list strategies, fit a speed model, and register Python strategies. The Python-facing API (keyword
 // arguments, DataFrames, the Strategy base class) is ringsched/__init__.py; docs/python.md documents both.
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <sstream>
@@ -13,7 +14,9 @@
 #include <pybind11/stl.h>
 
 #include "models/input_error.h"
+#include "py_control.h"
 #include "py_strategy.h"
+#include "py_values.h"
 #include "sim/cli/run_options.h"
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
@@ -59,6 +62,7 @@ class PyResult {
   }
   // The files `ringsched simulate --out DIR` writes, all at once (the folder changes only when everything is written).
   void write(const std::string& dir, bool force) const {
+    path_keyword(dir, "out_dir");
     if (failed() > 0) {
       throw std::runtime_error(std::to_string(failed()) + " run(s) failed: nothing written to " + dir +
                                " (their cells would be empty)");
@@ -76,27 +80,16 @@ class PyResult {
   std::shared_ptr<const ExperimentResult> res_;
 };
 
-// The run options from Python's keywords, checked as the command line checks its flags.
+// The run options from Python's keywords, checked as the command line checks its flags (any Python value: a wrong
+// type or a number out of range is an InputError naming the keyword, never a pybind11 casting error).
 cli::RunOptions run_options(const py::object& seeds, const py::object& jobs, const py::object& restart_cost,
-                            const std::string& strategies, int threads, bool optimality_gap) {
+                            const std::string& strategies, const py::object& threads, bool optimality_gap) {
   cli::RunOptions o;
-  if (!seeds.is_none()) {
-    const long long v = seeds.cast<long long>();
-    if (v < 1 || v > 100000) throw InputError("seeds: must be 1..100000, got " + std::to_string(v));
-    o.seeds = static_cast<int>(v);
-  }
-  if (!jobs.is_none()) {
-    const long long v = jobs.cast<long long>();
-    if (v < 1 || v > 10000000) throw InputError("jobs: must be 1..10000000, got " + std::to_string(v));
-    o.jobs = static_cast<int>(v);
-  }
-  if (!restart_cost.is_none()) {
-    const double v = restart_cost.cast<double>();
-    if (!(v >= 0.0 && v <= 86400.0)) throw InputError("restart_cost: must be 0..86400 s, got " + std::to_string(v));
-    o.restart_cost = v;
-  }
-  if (threads < 0 || threads > 4096) throw InputError("threads: must be 0..4096, got " + std::to_string(threads));
-  o.threads = threads;
+  if (!seeds.is_none()) o.seeds = static_cast<int>(int_keyword(seeds, "seeds", 1, 100000));
+  if (!jobs.is_none()) o.jobs = static_cast<int>(int_keyword(jobs, "jobs", 1, 10000000));
+  if (!restart_cost.is_none())
+    o.restart_cost = number_keyword(restart_cost, "restart_cost", 0.0, 86400.0, "0..86400 s");
+  o.threads = static_cast<int>(int_keyword(threads, "threads", 0, 4096, " (0: all cores)"));
   o.strategies = strategies;
   o.optimality_gap = optimality_gap;
   o.quiet = true;
@@ -115,21 +108,30 @@ ExperimentConfig load_config(const std::string& path, const std::string& config_
 
 PyResult py_simulate(const std::string& path, const std::string& config_text, const std::string& origin,
                      const std::string& base_dir, const py::object& seeds, const py::object& jobs,
-                     const py::object& restart_cost, const std::string& strategies, int threads, bool optimality_gap) {
+                     const py::object& restart_cost, const std::string& strategies, const py::object& threads,
+                     bool optimality_gap) {
+  path_keyword(path, "config");
+  path_keyword(base_dir, "base_dir");
   const cli::RunOptions o = run_options(seeds, jobs, restart_cost, strategies, threads, optimality_gap);
+  const PythonCall call;  // the exit hook waits for it (and it refuses to start once the interpreter is exiting)
+  const std::uint64_t epoch = stop_epoch();
   // Parsed with the GIL held (it builds one instance of each strategy to check its params, Python ones included).
   auto cfg = std::make_shared<const ExperimentConfig>(load_config(path, config_text, origin, base_dir, o));
   auto res = std::make_shared<ExperimentResult>();
-  {
-    // Python strategies take the GIL back for each decision; the C++ engine runs without it.
-    py::gil_scoped_release release;
-    *res = run_experiment(*cfg, o.threads);
-  }
+  // Python strategies take the GIL back for each decision; the C++ engine runs without it. A stop request (Ctrl-C,
+  // KeyboardInterrupt or SystemExit from a strategy, interpreter exit) ends the experiment: no further run starts.
+  RunHooks hooks;
+  hooks.stop = [epoch] { return stop_epoch() != epoch; };
+  run_without_gil(
+      call, [&] { *res = run_experiment(*cfg, o.threads, hooks); }, epoch);
   return {cfg, res};
 }
 
 py::dict py_validate(const std::string& path, const std::string& config_text, const std::string& origin,
                      const std::string& base_dir) {
+  path_keyword(path, "config");
+  path_keyword(base_dir, "base_dir");
+  const PythonCall call;  // it builds Python strategies to check their params
   const ExperimentConfig c = load_config(path, config_text, origin, base_dir, cli::RunOptions{});
   py::dict d;
   d["origin"] = c.origin;
@@ -194,29 +196,29 @@ py::list py_strategies() {
   return out;
 }
 
-py::tuple py_fit(const std::string& csv_text, const std::string& origin, const std::string& pollux,
-                 const std::vector<std::string>& measurements, const std::vector<std::string>& probes,
-                 const std::string& protocol, const std::string& name, double model_size, int gpus_per_node,
-                 double work_samples, int max_gpus, bool suggest_probe) {
+// csv_path non-empty: the points CSV file, read as `ringsched fit --csv` reads it (a regular file of at most 1 GiB:
+// never a FIFO or a device); else csv_text, named `origin`.
+py::tuple py_fit(const std::string& csv_path, const std::string& csv_text, const std::string& origin,
+                 const std::string& pollux, const std::vector<std::string>& measurements,
+                 const std::vector<std::string>& probes, const std::string& protocol, const std::string& name,
+                 const py::object& model_size, const py::object& gpus_per_node, const py::object& work_samples,
+                 const py::object& max_gpus, bool suggest_probe) {
   FitCommandOptions o;
+  o.csv = path_keyword(csv_path, "points");
   o.csv_text = csv_text;
   o.csv_origin = origin;
   o.pollux = pollux;
   if (pollux == "all") throw InputError("fit: pollux='all' is the command line's study table; name one application");
+  for (const auto& m : measurements)
+    path_keyword(m, "measurements");
   o.measurements = measurements;
   o.probes = probes;
   o.protocol = protocol;
   o.name = name;
-  o.model_size = model_size;
-  if (gpus_per_node < 0 || gpus_per_node > 1024) {
-    throw InputError("fit: gpus_per_node must be 1..1024 (0: inferred), got " + std::to_string(gpus_per_node));
-  }
-  o.gpus_per_node = gpus_per_node;
-  o.work_samples = work_samples;
-  if (max_gpus < 1 || max_gpus > (1 << 20)) {
-    throw InputError("fit: max_gpus must be 1..1048576, got " + std::to_string(max_gpus));
-  }
-  o.max_gpus = max_gpus;
+  o.model_size = number_keyword(model_size, "fit: model_size", 0.0, 1e7, "0..1e7 (millions of parameters)");
+  o.gpus_per_node = static_cast<int>(int_keyword(gpus_per_node, "fit: gpus_per_node", 0, 1024, " (0: inferred)"));
+  o.work_samples = number_keyword(work_samples, "fit: work_samples", 0.0, 1e18, "0..1e18 samples");
+  o.max_gpus = static_cast<int>(int_keyword(max_gpus, "fit: max_gpus", 1, 1 << 20));
   o.suggest_probe = suggest_probe;
   std::ostringstream out;
   std::ostringstream err;
@@ -254,10 +256,11 @@ PYBIND11_MODULE(_core, m) {
         py::arg("optimality_gap"));
   m.def("validate", &py_validate, py::arg("path"), py::arg("config_text"), py::arg("origin"), py::arg("base_dir"));
   m.def("strategies", &py_strategies);
-  m.def("fit", &py_fit, py::arg("csv_text"), py::arg("origin"), py::arg("pollux"), py::arg("measurements"),
-        py::arg("probes"), py::arg("protocol"), py::arg("name"), py::arg("model_size"), py::arg("gpus_per_node"),
-        py::arg("work_samples"), py::arg("max_gpus"), py::arg("suggest_probe"));
+  m.def("fit", &py_fit, py::arg("csv_path"), py::arg("csv_text"), py::arg("origin"), py::arg("pollux"),
+        py::arg("measurements"), py::arg("probes"), py::arg("protocol"), py::arg("name"), py::arg("model_size"),
+        py::arg("gpus_per_node"), py::arg("work_samples"), py::arg("max_gpus"), py::arg("suggest_probe"));
   m.def("register_strategy", &register_python_strategy, py::arg("name"), py::arg("cls"), py::arg("params"),
         py::arg("description"), py::arg("default_beliefs"));
   m.attr("__version__") = RINGSCHED_VERSION;
+  install_exit_hook();
 }

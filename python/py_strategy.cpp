@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <set>
@@ -13,6 +14,8 @@
 #include <utility>
 
 #include "models/input_error.h"
+#include "py_control.h"
+#include "py_values.h"
 #include "sim/beliefs/belief_sources.h"
 #include "strategies/registry.h"
 #include "workloads/json_reader.h"
@@ -29,7 +32,8 @@ class PyRef {
   PyRef(const PyRef&) = delete;
   PyRef& operator=(const PyRef&) = delete;
   ~PyRef() {
-    if (p_ == nullptr || Py_IsInitialized() == 0) return;
+    // At exit the object is left to the interpreter (this thread may not take the GIL any more).
+    if (p_ == nullptr || Py_IsInitialized() == 0 || interpreter_exiting()) return;
     const PyGILState_STATE g = PyGILState_Ensure();
     Py_DECREF(p_);
     PyGILState_Release(g);
@@ -63,35 +67,16 @@ std::string python_error(const py::error_already_set& e) {
   return e.what();
 }
 
-// An integer from Python (int, or anything with __index__ such as numpy integers; not bool, not float), or nullopt.
-bool python_int(const py::handle& h, long long& out) {
-  if (PyBool_Check(h.ptr()) != 0 || PyIndex_Check(h.ptr()) == 0) return false;
-  int overflow = 0;
-  const py::object idx = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
-  if (!idx) {
-    PyErr_Clear();
-    return false;
-  }
-  const long long v = PyLong_AsLongLongAndOverflow(idx.ptr(), &overflow);
-  if (overflow != 0 || (v == -1 && PyErr_Occurred() != nullptr)) {
-    PyErr_Clear();
-    out = overflow < 0 ? std::numeric_limits<long long>::min() : std::numeric_limits<long long>::max();
-    return true;
-  }
-  out = v;
-  return true;
-}
-
-std::string short_repr(const py::handle& h) {
-  std::string r = py::repr(h).cast<std::string>();
-  if (r.size() > 60) r = r.substr(0, 57) + "...";
-  return r;
+// The Python exception's type name (KeyboardInterrupt, SystemExit, ...).
+std::string error_type(const py::error_already_set& e) {
+  const py::handle t = e.type();
+  return py::hasattr(t, "__name__") ? py::str(t.attr("__name__")).cast<std::string>() : "an exception";
 }
 
 class PyStrategy final : public Strategy {
  public:
   PyStrategy(std::string name, const py::object& instance)
-      : name_(std::move(name)), instance_(std::make_unique<PyRef>(instance)) {}
+      : name_(std::move(name)), instance_(std::make_unique<PyRef>(instance)), epoch_(stop_epoch()) {}
   ~PyStrategy() override = default;
   PyStrategy(const PyStrategy&) = delete;
   PyStrategy& operator=(const PyStrategy&) = delete;
@@ -99,7 +84,9 @@ class PyStrategy final : public Strategy {
   [[nodiscard]] std::string name() const override { return name_; }
 
   Decision decide(const Snapshot& s) override {
+    check_not_stopped(epoch_);  // stopped (Ctrl-C, exit): the run fails without touching Python
     py::gil_scoped_acquire gil;
+    check_not_stopped(epoch_);
     const std::string where = "strategy '" + name_ + "' at t = " + time_text(s.now) + " s";
     auto active = std::make_shared<bool>(true);
     struct Expire {  // views refuse belief queries once decide() returned, whichever way it returned
@@ -143,6 +130,7 @@ class PyStrategy final : public Strategy {
     try {
       out = instance_->get().attr("decide")(py::cast(std::move(snap)));
     } catch (const py::error_already_set& e) {
+      if (stops_experiment(e)) throw std::runtime_error(where + ": stopped by " + error_type(e) + " in decide()");
       throw std::runtime_error(where + ": decide() raised " + python_error(e));
     }
     Decision d;
@@ -192,6 +180,9 @@ class PyStrategy final : public Strategy {
       }
       const JobView& v = s.jobs[it->second];
       const std::string job = "job " + std::to_string(id) + " (" + v.pub->name + ")";
+      if (python_bool(kv[1])) {  // True would count as 1 GPU (numpy.bool_ passes as an index)
+        throw std::runtime_error(where + ": " + job + ": GPU count " + short_repr(kv[1]) + " is a bool, not an int");
+      }
       if (!python_int(kv[1], w)) {
         throw std::runtime_error(where + ": " + job + ": GPU count " + short_repr(kv[1]) + " is not an int");
       }
@@ -211,10 +202,16 @@ class PyStrategy final : public Strategy {
   }
 
   void on_finish(int job_id) override {
+    check_not_stopped(epoch_);
     py::gil_scoped_acquire gil;
+    check_not_stopped(epoch_);
     try {
       instance_->get().attr("on_finish")(job_id);
     } catch (const py::error_already_set& e) {
+      if (stops_experiment(e)) {
+        throw std::runtime_error("strategy '" + name_ + "': stopped by " + error_type(e) + " in on_finish(" +
+                                 std::to_string(job_id) + ")");
+      }
       throw std::runtime_error("strategy '" + name_ + "': on_finish(" + std::to_string(job_id) + ") raised " +
                                python_error(e));
     }
@@ -223,6 +220,7 @@ class PyStrategy final : public Strategy {
  private:
   std::string name_;
   std::unique_ptr<PyRef> instance_;
+  std::uint64_t epoch_;  // stop_epoch() when the run began: a later stop request ends the run at its next call
 };
 
 // Names registered from Python (the rest of the registry is built-ins, which Python may not replace).
@@ -338,6 +336,13 @@ void bind_snapshot_types(py::module_& m) {
 void register_python_strategy(const std::string& name, const py::object& cls, const std::vector<std::string>& params,
                               const std::string& description, const std::string& default_beliefs) {
   if (name.empty() || name.size() > 64) throw InputError("register_strategy: name must be 1..64 characters");
+  if (name == "all") {
+    throw InputError("register_strategy: 'all' is reserved (strategies='all' runs every registered strategy)");
+  }
+  if (cls.is_none() || PyCallable_Check(cls.ptr()) == 0) {
+    throw InputError("register_strategy: cls must be a class (a subclass of ringsched.Strategy), got " +
+                     short_repr(cls));
+  }
   for (const char c : name) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.')) {
       throw InputError("register_strategy: name '" + name +
@@ -368,12 +373,15 @@ void register_python_strategy(const std::string& name, const py::object& cls, co
   info.params = params;
   auto ref = std::make_shared<PyRef>(cls);
   info.make = [name, cls_name, ref](const JsonReader& p) -> std::unique_ptr<Strategy> {
+    if (interpreter_exiting()) throw std::runtime_error("stopped: the Python interpreter is exiting");
     py::gil_scoped_acquire gil;
     const py::object kwargs = py::module_::import("json").attr("loads")(p.value().dump());
     py::object instance;
     try {
       instance = ref->get()(**kwargs);
     } catch (const py::error_already_set& e) {
+      // Ctrl-C while the config is checked (here on the caller's thread): KeyboardInterrupt, not a bad config.
+      if (!e.matches(PyExc_Exception)) throw;
       const std::string at = p.path().empty() ? "params" : p.path();
       throw InputError(p.file() + ": " + at + ": strategy '" + name + "': " + cls_name + "(**params) raised " +
                        python_error(e));

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """examples/python/elastic_srtf.py — a scheduling policy written in Python, run by ringsched's C++ engine and
 compared with the built-in `precompute` and `eight` on the held-out example (docs/python.md).
 
@@ -8,14 +8,35 @@ order, gets the largest power-of-two GPU count whose believed speed-up over half
 differs by a factor of `resize_factor` or more, so that it restarts (checkpoint, resize, resume) only for a large
 change.
 
-Run from the repository root after building:
-    PYTHONPATH=build/python /usr/bin/python3 examples/python/elastic_srtf.py [--seeds 5] [--out out/elastic]
+Run after building (Debian's /usr/bin/python3, which the shebang names; the build tree's package is found without
+PYTHONPATH):
+    examples/python/elastic_srtf.py [--seeds 5] [--config PATH] [--out out/elastic]
 """
 
 import argparse
+import os
 import sys
 
-import ringsched
+
+def import_ringsched():
+    """The package ringsched: installed, on PYTHONPATH, or else the build tree's (build/python beside this file's
+    checkout), so that `examples/python/elastic_srtf.py` runs from any folder once the module is built."""
+    try:
+        import ringsched
+    except ImportError:
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        sys.path.insert(0, os.path.join(root, "build", "python"))
+        try:
+            import ringsched
+        except ImportError as e:
+            sys.exit(f"elastic_srtf.py: cannot import ringsched with {sys.executable} ({e}): build it "
+                     "(cmake --build build --target ringsched_python) and run this with Debian's /usr/bin/python3")
+    return ringsched
+
+
+ringsched = import_ringsched()
+HELDOUT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "workloads",
+                       "examples", "heldout.json")
 
 
 class ElasticSrtf(ringsched.Strategy):
@@ -52,7 +73,7 @@ class ElasticSrtf(ringsched.Strategy):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--config", default="workloads/examples/heldout.json", help="experiment config (JSON)")
+    ap.add_argument("--config", default=HELDOUT, help="experiment config (JSON; default the held-out example)")
     ap.add_argument("--seeds", type=int, default=5, help="replicates per cell (the config has 20)")
     ap.add_argument("--out", help="also write summary.json, jobs.csv, ... here (for examples/python/plot_results.py)")
     args = ap.parse_args(argv)

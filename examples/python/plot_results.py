@@ -1,12 +1,13 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """examples/python/plot_results.py — results to a plot: mean JCT per contention level and strategy (95% CI error
 bars) and, beside it, each strategy's paired JCT ratio to `eight` (the paper's headline), from a ringsched.Result
 or a folder written by `ringsched simulate --out` / Result.write (its summary.json).
 
-    PYTHONPATH=build/python /usr/bin/python3 examples/python/plot_results.py /tmp/elastic --png /tmp/elastic.png
-    PYTHONPATH=build/python /usr/bin/python3 examples/python/plot_results.py --config workloads/examples/tiny-2node.json
+    examples/python/plot_results.py /tmp/elastic --png /tmp/elastic.png
+    examples/python/plot_results.py --config workloads/examples/tiny-2node.json
 
-Needs matplotlib (Debian python3-matplotlib, for /usr/bin/python3).
+Runs with Debian's /usr/bin/python3 (the shebang) and needs its matplotlib (python3-matplotlib); --config also needs
+the built module (found in the build tree without PYTHONPATH).
 """
 
 import argparse
@@ -20,9 +21,29 @@ def _num(v):
     return float("nan") if v is None else v
 
 
+def import_ringsched():
+    """The package ringsched: installed, on PYTHONPATH, or else the build tree's (build/python beside this file's
+    checkout), so that `examples/python/plot_results.py` runs from any folder once the module is built."""
+    try:
+        import ringsched
+    except ImportError:
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        sys.path.insert(0, os.path.join(root, "build", "python"))
+        try:
+            import ringsched
+        except ImportError as e:
+            sys.exit(f"plot_results.py: cannot import ringsched with {sys.executable} ({e}): build it "
+                     "(cmake --build build --target ringsched_python) and run this with Debian's /usr/bin/python3")
+    return ringsched
+
+
 def plot_summary(summary, png, title=None):
     """Draws summary.json's cells (a dict) into png."""
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        sys.exit(f"plot_results.py: {sys.executable} has no matplotlib: apt-get install python3-matplotlib and run "
+                 "this with /usr/bin/python3")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -70,8 +91,7 @@ def main(argv):
     if (args.folder is None) == (args.config is None):
         ap.error("give a folder with summary.json or --config")
     if args.config:
-        import ringsched
-
+        ringsched = import_ringsched()
         try:
             summary = ringsched.simulate(args.config).summary
         except ringsched.InputError as e:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
@@ -91,13 +90,16 @@ def register_strategy(
 
     params: the parameter names a config may give it (each becomes a keyword argument of cls); default_beliefs: the
     belief source when a config names none ("none", "history", "oracle", ...; beliefs are what the believed_* methods
-    of a Job answer from). Registering a name again replaces the earlier Python class; built-in names are refused.
+    of a Job answer from). Registering a name again replaces the earlier Python class; built-in names and the
+    reserved name 'all' are refused (InputError), as are a name that is not a str and a cls that is not a subclass.
     """
+    if not isinstance(name, str):
+        raise InputError(f"register_strategy: name must be a str, got {name!r}")
     if not (isinstance(cls, type) and issubclass(cls, Strategy)):
-        raise TypeError(f"register_strategy: cls must be a subclass of ringsched.Strategy, got {cls!r}")
+        raise InputError(f"register_strategy: cls must be a subclass of ringsched.Strategy, got {cls!r}")
     if isinstance(params, str):
         raise TypeError("register_strategy: params must be a list of names, not a string")
-    _core.register_strategy(str(name), cls, [str(p) for p in params], str(description), str(default_beliefs))
+    _core.register_strategy(name, cls, [str(p) for p in params], str(description), str(default_beliefs))
 
 
 def strategies() -> List[Dict[str, Any]]:
@@ -256,16 +258,7 @@ def simulate(
     SimulationError unless check=False.
     """
     path, text, origin, bdir = _config_args(config, base_dir)
-    for key, value in (("seeds", seeds), ("jobs", jobs)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise InputError(f"{key}: must be an int, got {value!r}")
-    if restart_cost is not None:
-        if isinstance(restart_cost, bool) or not isinstance(restart_cost, (int, float)) or not math.isfinite(
-            restart_cost
-        ):
-            raise InputError(f"restart_cost: must be a finite number of seconds, got {restart_cost!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int):
-        raise InputError(f"threads: must be an int, got {threads!r}")
+    # seeds, jobs, restart_cost and threads are checked by _core (type and range: InputError naming the keyword).
     core = _core.simulate(
         path, text, origin, bdir, seeds, jobs, restart_cost, _strategies_arg(strategies), threads, bool(optimality_gap)
     )
@@ -332,28 +325,30 @@ def fit(
     csv_text = ""
     origin = "points"
     if points is not None:
-        if isinstance(points, (str, os.PathLike)):
-            csv_path = os.fspath(points)
-            try:  # read here; messages name the file and its lines
-                with open(csv_path, encoding="utf-8") as f:
-                    csv_text = f.read()
-            except (OSError, UnicodeDecodeError) as e:
-                raise InputError(f"{csv_path}: cannot read the points CSV: {e}") from None
-            origin = csv_path
+        if isinstance(points, (str, bytes, os.PathLike)):
+            # Read by _core as `ringsched fit --csv` reads it: a regular file of at most 1 GiB (a FIFO, a device such
+            # as /dev/zero or a folder is refused before anything is read); messages name the file and its lines.
+            csv_path = os.fsdecode(points)
+            if not csv_path:
+                raise InputError("points: empty path")
         else:
             csv_text = _points_csv(points)
+    if isinstance(measurements, (str, bytes, os.PathLike)):  # one file (not its characters)
+        measurements = [measurements]
+    # model_size, gpus_per_node, work_samples and max_gpus are checked by _core (InputError naming the keyword).
     out, notes = _core.fit(
+        csv_path,
         csv_text,
         origin,
         pollux or "",
-        [os.fspath(m) for m in measurements],
+        [os.fsdecode(m) for m in measurements],
         [str(p) for p in probes],
         protocol,
         name,
-        float(model_size),
-        int(gpus_per_node),
-        float(work_samples),
-        int(max_gpus),
+        model_size,
+        gpus_per_node,
+        work_samples,
+        max_gpus,
         bool(suggest_probe),
     )
     doc = json.loads(out)

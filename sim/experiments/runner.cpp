@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
 
 #include "models/table_speed.h"
 #include "sim/experiments/parallel.h"
@@ -91,6 +92,7 @@ ExperimentResult run_experiment(const ExperimentConfig& config, int threads, con
     }
     CellRun run;
     try {
+      if (hooks.stop && hooks.stop()) throw std::runtime_error("not run: the experiment was stopped");
       run = run_cell(config, level, strategy, seed_index, keep, hooks.progress);
     } catch (const std::exception& e) {
       run = CellRun{};

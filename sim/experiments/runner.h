@@ -50,6 +50,9 @@ struct RunHooks {
   // from on_run stops the experiment and is rethrown by run_experiment.
   std::function<void(const CellRun&)> on_run;
   LiveProgress* progress = nullptr;  // fed by every run's engine (events, jobs finished) and at each run's end
+  // Asked before each run starts: true stops the experiment (the Python module's Ctrl-C): that run and every later
+  // one fail with "not run: the experiment was stopped" instead of running.
+  std::function<bool()> stop;
 };
 
 // Runs every (level, strategy, seed), then the prediction errors when asked. threads <= 0: all hardware threads.
