@@ -8,8 +8,9 @@
 
 namespace ringsched {
 
-// The candidate closest to `word` by edit distance, when close enough to be a typo of it: at most a third of the word
-// wrong (and at most 3 edits), or the one candidate `word` is a prefix of; none for a word under 3 characters.
+// The candidate closest to `word` by edit distance (a swap of two neighbouring letters is one edit), when close enough
+// to be a typo of it: at most a third of the word wrong (and at most 3 edits), or the one candidate `word` is a prefix
+// of; none for a word under 3 characters.
 std::optional<std::string> closest_name(const std::string& word, const std::vector<std::string>& candidates);
 
 }  // namespace ringsched
