@@ -73,9 +73,9 @@ TEST_CASE("workloads::load_catalog: a catalog file with a key given twice is ref
   ringsched::test::TempDir dir;
   const std::string path = dir / "cat.json";
   std::ofstream(path) << "{\"name\": \"c\",\n \"classes\": [{\"name\": \"a\", \"name\": \"b\"}]}\n";
-  // Line 2, column 29: the second "name" inside classes[0].
+  // Line 2, column 28: the second "name" inside classes[0] (after ` "classes": [{"name": "a", `).
   CHECK_THAT(error_of([&] { (void)ringsched::load_catalog(path); }),
-             Equals(path + ":2:29: classes[0].name: key given twice (first at line 2)"));
+             Equals(path + ":2:28: classes[0].name: key given twice (first at line 2)"));
 }
 
 TEST_CASE("workloads::JsonReader: an unknown key close to a valid one gets 'did you mean'", "[workloads][json]") {
