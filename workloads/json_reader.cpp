@@ -11,6 +11,7 @@
 #include <deque>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -134,13 +135,42 @@ std::string decode_json_string(std::string_view raw) {
 }
 
 // One open array or object while scanning: an object's keys so far (where each first appeared) and the key being
-// read; an array's current index.
+// read; an array's current index. Most objects have a few keys: those are searched in a short list, and only an
+// object with many keys gets a hash table (parse speed: the scan runs over every JSON file read).
 struct JsonFrame {
+  static constexpr std::size_t kShort = 16;
   bool object = false;
   bool expect_key = false;  // an object before its next key (after '{' or ',')
   std::size_t index = 0;    // an array's element
-  std::unordered_map<std::string_view, std::size_t> keys;
+  std::vector<std::pair<std::string_view, std::size_t>> few;
+  std::unordered_map<std::string_view, std::size_t> many;
   std::string_view key;
+
+  void reset(bool is_object) {
+    object = is_object;
+    expect_key = is_object;
+    index = 0;
+    few.clear();
+    if (!many.empty()) many = {};
+    key = {};
+  }
+
+  // Records `k` first seen at byte `at`; returns where it was first seen when it was seen before.
+  std::optional<std::size_t> add_key(std::string_view k, std::size_t at) {
+    key = k;
+    if (many.empty()) {
+      for (const auto& [seen, where] : few)
+        if (seen == k) return where;
+      if (few.size() < kShort) {
+        few.emplace_back(k, at);
+        return std::nullopt;
+      }
+      many.insert(few.begin(), few.end());
+    }
+    const auto [it, fresh] = many.emplace(k, at);
+    if (fresh) return std::nullopt;
+    return it->second;
+  }
 };
 
 // "workload.jobs", "levels[1].name": the JSON path of the key being read in frames[0..depth).
@@ -165,7 +195,7 @@ std::string frames_path(const std::vector<JsonFrame>& frames, std::size_t depth)
 // would keep the last silently, and one of two values the user wrote would be ignored.
 std::string scan_json(const std::string& text, const std::string& origin) {
   std::vector<JsonFrame> frames;    // reused: frames[0..depth) are open
-  std::deque<std::string> decoded;  // keys that had escapes, decoded (the views in JsonFrame::keys point here)
+  std::deque<std::string> decoded;  // keys that had escapes, decoded (frames keep views of them)
   std::size_t depth = 0;
   std::string duplicate;
   const char* const data = text.data();
@@ -186,13 +216,12 @@ std::string scan_json(const std::string& text, const std::string& origin) {
       f.expect_key = false;
       std::string_view key(data + start, std::min(i, n) - start);
       if (escaped) key = decoded.emplace_back(decode_json_string(key));
-      const auto [it, fresh] = f.keys.emplace(key, start - 1);
-      f.key = it->first;
-      if (!fresh && duplicate.empty()) {  // the first one; the scan goes on for the depth limit
+      const auto first = f.add_key(key, start - 1);
+      if (first && duplicate.empty()) {  // the first one; the scan goes on for the depth limit
         const auto [line, col] = line_col(text, start - 1);
         duplicate = origin + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " +
                     frames_path(frames, depth) + ": key given twice (first at line " +
-                    std::to_string(line_col(text, it->second).first) + ")";
+                    std::to_string(line_col(text, *first).first) + ")";
       }
     } else if (c == '[' || c == '{') {
       if (++depth > kMaxJsonDepth) {
@@ -202,18 +231,7 @@ std::string scan_json(const std::string& text, const std::string& origin) {
                          " levels of arrays and objects (ringsched's files need fewer than 10)");
       }
       if (frames.size() < depth) frames.emplace_back();
-      JsonFrame& f = frames[depth - 1];
-      f.object = c == '{';
-      f.expect_key = f.object;
-      f.index = 0;
-      // clear() costs the bucket count: an object that once held many keys is dropped rather than cleared for each
-      // small object that follows at its depth.
-      if (f.keys.bucket_count() > 64) {
-        f.keys = {};
-      } else {
-        f.keys.clear();
-      }
-      f.key = {};
+      frames[depth - 1].reset(c == '{');
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
     } else if (c == ',' && depth > 0) {
