@@ -94,3 +94,13 @@ TEST_CASE("sim::cli: a config's trace that climbs out of its folder, or is not a
   CHECK_THAT(abs.err, Contains("secret.txt:1: missing column 'name' (the header has 1 column, none of that name)"));
   CHECK(abs.err.find("TOPSECRET") == std::string::npos);
 }
+
+TEST_CASE("sim::cli: table3 --pollux-dir is the user's folder: a relative one with .. is not refused as a config's",
+          "[sim][cli]") {
+  // The flag's folder goes into the built-in held-out config; made absolute first, the ".." rule for a config's own
+  // relative names does not apply (the folder here does not exist: the error is about that, exit 2 before any run).
+  const CliResult r = run_cli("table3 --eval held-out --seeds 1 --pollux-dir ../nonexistent-ringsched-xyz");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Contains("nonexistent-ringsched-xyz/traces/cifar10: no such directory"));
+  CHECK(r.err.find("climbs above") == std::string::npos);
+}
