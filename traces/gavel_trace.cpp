@@ -30,7 +30,8 @@ std::size_t for_each_tab_line(const std::string& path,
   int number = 0;
   std::string pending;
   auto take_line = [&](std::string& text) {
-    ++number;
+    // A byte-order mark (spreadsheets and Windows editors write one) is no part of the first job type.
+    if (++number == 1 && text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
     if (!text.empty() && text.back() == '\r') text.pop_back();
     if (text.find_first_not_of(" \t") == std::string::npos) return;
     row.line = number;

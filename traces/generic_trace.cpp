@@ -3,6 +3,8 @@
 #include "traces/generic_trace.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 
 #include "workloads/csv.h"
@@ -34,6 +36,49 @@ bool parse_datetime(const std::string& s, double& out) {
   if ((sep != ' ' && sep != 'T') || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return false;
   out = static_cast<double>(days_from_civil(y, mo, d)) * 86400.0 + h * 3600.0 + mi * 60.0 + se;
   return true;
+}
+
+// The words for a time unit in messages ("a number of minutes").
+std::string unit_words(const std::string& unit) {
+  if (unit == "ms") return "milliseconds";
+  if (unit == "min") return "minutes";
+  if (unit == "h") return "hours";
+  return "seconds";
+}
+
+// A decimal number as CsvTable::number reads one (finite; a leading '+' allowed).
+bool is_number(const std::string& s) {
+  double v = 0.0;
+  const char* first = s.data() + (!s.empty() && s[0] == '+' ? 1 : 0);
+  const char* last = s.data() + s.size();
+  const auto res = std::from_chars(first, last, v);
+  return !s.empty() && res.ec == std::errc() && res.ptr == last && std::isfinite(v);
+}
+
+// The submit column's time in seconds, read as spec.submit_format says; a field that is neither says what each format
+// takes (a malformed date-time is not "expected a finite number").
+double submit_seconds(const CsvTable& t, const CsvRow& row, int col, const GenericTraceSpec& spec, double unit) {
+  const std::string& sub = t.text(row, col);
+  const std::string at = "column '" + spec.submit_column + "': ";
+  const std::string shown = "'" + (sub.size() > 60 ? sub.substr(0, 57) + "..." : sub) + "'";
+  double dt = 0.0;
+  if (spec.submit_format != "number" && parse_datetime(sub, dt)) return dt;
+  if (spec.submit_format == "datetime") {
+    t.fail(row, at +
+                    "expected a date-time like 2017-10-03 14:26:27 (YYYY-MM-DD HH:MM:SS, UTC; submit_format is "
+                    "\"datetime\"), got " +
+                    shown);
+  }
+  if (spec.submit_format == "number" && !is_number(sub)) {
+    t.fail(row, at + "expected a number of " + unit_words(spec.time_unit) +
+                    (parse_datetime(sub, dt) ? " (submit_format is \"number\"; \"auto\" reads date-times too)" : "") +
+                    ", got " + shown);
+  }
+  if (!is_number(sub)) {
+    t.fail(row, at + "expected a date-time like 2017-10-03 14:26:27 (YYYY-MM-DD HH:MM:SS, UTC) or a number of " +
+                    unit_words(spec.time_unit) + ", got " + shown);
+  }
+  return t.non_negative(row, col) * unit;
 }
 
 class GenericTraceFormat final : public TraceFormat {
@@ -116,16 +161,7 @@ Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec, 
       j.name = t.text(row, c_id);
       if (j.name.empty()) t.fail(row, "column '" + spec.id_column + "': empty job id");
     }
-    const std::string& sub = t.text(row, c_sub);
-    double dt = 0.0;
-    const bool try_date = spec.submit_format != "number";
-    if (try_date && parse_datetime(sub, dt)) {
-      j.submit_s = dt;
-    } else if (spec.submit_format == "datetime") {
-      t.fail(row, "column '" + spec.submit_column + "': expected YYYY-MM-DD HH:MM:SS, got '" + sub + "'");
-    } else {
-      j.submit_s = t.non_negative(row, c_sub) * unit;
-    }
+    j.submit_s = submit_seconds(t, row, c_sub, spec, unit);
     j.duration_s = t.non_negative(row, c_dur) * unit;
     if (!(j.submit_s <= kMaxTraceSeconds)) {
       t.fail(row, "column '" + spec.submit_column + "': " + t.text(row, c_sub) + " " + spec.time_unit +

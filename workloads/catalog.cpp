@@ -193,7 +193,8 @@ JobClass parse_class(const JsonReader& r, const std::string& base_dir) {
 Catalog parse_catalog(const nlohmann::json& doc, const std::string& origin, const std::string& base_path,
                       const std::string& base_dir) {
   JsonReader r(doc, origin, base_path);
-  r.expect_object({"name", "description", "classes", "derivation", "source"});
+  r.expect_object({"name", "description", "classes", "derivation", "source", "allow_parent_paths"});
+  const ParentPathsAllowed parent_paths(r.bool_or("allow_parent_paths", false));
   Catalog cat;
   cat.origin = origin;
   cat.name = r.at("name").as_string();
@@ -209,8 +210,7 @@ Catalog parse_catalog(const nlohmann::json& doc, const std::string& origin, cons
 Catalog load_catalog(const std::string& name_or_path, const std::string& base_dir) {
   const std::string text = builtin_catalog_text(name_or_path);
   if (!text.empty()) return parse_catalog(parse_json_text(text, "builtin:" + name_or_path), "builtin:" + name_or_path);
-  std::filesystem::path p(name_or_path);
-  if (p.is_relative() && !base_dir.empty()) p = std::filesystem::path(base_dir) / p;
+  const std::filesystem::path p(resolve_input_path(name_or_path, base_dir));
   if (!std::filesystem::exists(p)) {
     throw InputError(name_or_path + ": no such catalog file and not a built-in catalog (built-in: " +
                      join_names(builtin_catalog_names()) + ")");

@@ -7,6 +7,7 @@
 #include <limits>
 #include <utility>
 
+#include "workloads/closest_name.h"
 #include "workloads/input_file.h"
 #include "workloads/json_reader.h"
 
@@ -35,7 +36,12 @@ int CsvTable::column(const std::string& name) const {
 int CsvTable::require_column(const std::string& name) const {
   const int c = column(name);
   if (c < 0) {
-    throw InputError(file + ":1: missing column '" + name + "' (columns: " + join_names(header) + ")");
+    // The header is not quoted: a config may name any file, and its first line is no business of the message. A
+    // column name close to the one asked for is a typo and is shown.
+    const auto near = closest_name(name, header);
+    throw InputError(file + ":1: missing column '" + name + "' (the header has " + std::to_string(header.size()) +
+                     (header.size() == 1 ? " column" : " columns") +
+                     (near ? "; did you mean '" + *near + "'?" : std::string(", none of that name")) + ")");
   }
   return c;
 }
@@ -178,7 +184,7 @@ class CsvParser {
     if (quoted_) {
       if (!trim(cur_.substr(closed_at_)).empty()) {
         throw InputError(table_.file + ":" + std::to_string(row_line_) + ": text after the closing quote of field " +
-                         std::to_string(row_.fields.size() + 1) + ": '" + cur_.substr(closed_at_) + "'");
+                         std::to_string(row_.fields.size() + 1) + " (a quoted field ends at its closing quote)");
       }
       cur_.resize(closed_at_);
       row_.fields.push_back(cur_);
@@ -198,7 +204,7 @@ class CsvParser {
       } else {
         if (row_.fields.size() != table_.header.size()) {
           throw InputError(table_.file + ":" + std::to_string(row_line_) + ": expected " +
-                           std::to_string(table_.header.size()) + " fields (" + join_names(table_.header) + "), got " +
+                           std::to_string(table_.header.size()) + " fields as in the header (line 1), got " +
                            std::to_string(row_.fields.size()));
         }
         row_.line = row_line_;

@@ -69,6 +69,10 @@ class JsonReader {
   std::string path_;
 };
 
+// "unknown key (valid keys here: a, jobs); did you mean 'jobs'?" (the suggestion when `key` is close to one of them,
+// workloads/closest_name.h) — for readers that check keys without expect_object.
+std::string unknown_key_message(const std::string& key, const std::vector<std::string>& allowed);
+
 // "a, b, c" — for messages that list valid names.
 std::string join_names(const std::vector<std::string>& names);
 

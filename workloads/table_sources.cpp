@@ -81,12 +81,6 @@ TableSourceRegistry& table_source_registry() {
 
 }  // namespace
 
-std::string resolve_input_path(const std::string& file, const std::string& base_dir) {
-  std::filesystem::path p(file);
-  if (p.is_relative() && !base_dir.empty()) p = std::filesystem::path(base_dir) / p;
-  return p.string();
-}
-
 void register_table_source(const std::string& name, TableSourceReader reader, std::vector<std::string> companions) {
   auto& r = table_source_registry();
   std::lock_guard<std::mutex> lock(r.mutex);

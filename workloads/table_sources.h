@@ -12,6 +12,7 @@
 
 #include "models/step_time_model.h"
 #include "models/table_speed.h"
+#include "workloads/input_path.h"  // resolve_input_path, for sources that name files
 #include "workloads/json_reader.h"
 
 namespace ringsched {
@@ -31,8 +32,5 @@ void register_table_source(const std::string& name, TableSourceReader reader, st
 // The `table` speed kind: exactly one source key. Builds the table; a point the table rejects fails with its path.
 models::StepTimeModelPtr make_table_speed_from_json(const JsonReader& spec, const JobClass& cls,
                                                     const std::string& base_dir);
-
-// Resolves a file name from a config or catalog against base_dir (unchanged when absolute or base_dir is empty).
-std::string resolve_input_path(const std::string& file, const std::string& base_dir);
 
 }  // namespace ringsched

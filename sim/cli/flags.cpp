@@ -8,22 +8,6 @@
 namespace ringsched::cli {
 namespace {
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j)
-    row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 std::string quote_text(const std::string& s) {
   return "'" + (s.size() > 40 ? s.substr(0, 37) + "..." : s) + "'";
 }
@@ -98,28 +82,6 @@ CLI::Validator strict_number() {
         return "";
       },
       "NUMBER");
-}
-
-std::optional<std::string> closest_name(const std::string& word, const std::vector<std::string>& candidates) {
-  std::optional<std::string> best;
-  std::size_t best_d = 0;
-  for (const auto& c : candidates) {
-    const std::size_t d = edit_distance(word, c);
-    if (!best || d < best_d) {
-      best = c;
-      best_d = d;
-    }
-  }
-  // A typo: at most a third of the word wrong (and at most 3 edits), or one name the word is a prefix of.
-  if (best && best_d <= std::min<std::size_t>(3, std::max<std::size_t>(1, word.size() / 3))) return best;
-  std::optional<std::string> prefixed;
-  for (const auto& c : candidates) {
-    if (word.size() >= 3 && c.rfind(word, 0) == 0) {
-      if (prefixed) return std::nullopt;  // ambiguous
-      prefixed = c;
-    }
-  }
-  return prefixed;
 }
 
 std::string check_names(const CLI::App& app, int argc, const char* const* argv) {

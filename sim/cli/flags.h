@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "workloads/closest_name.h"
+
 namespace ringsched::cli {
 
 // Decimal integers only ("12", "-3"; not "0x10", "1e3", "12.0", "abc").
@@ -18,8 +20,9 @@ CLI::Validator non_empty();
 // Finite decimal numbers only ("0.5", "1e-3", "30"; not "nan", "inf", "0x1p3", "1e309").
 CLI::Validator strict_number();
 
-// The candidate closest to `word` by edit distance, when close enough to be a typo of it.
-std::optional<std::string> closest_name(const std::string& word, const std::vector<std::string>& candidates);
+// The candidate closest to `word` by edit distance, when close enough to be a typo of it (workloads/closest_name.h,
+// shared with the JSON readers' unknown-key messages).
+using ringsched::closest_name;
 
 // Checks argv before CLI11 parses it: an unknown subcommand, or a long flag the chosen subcommand does not have, is
 // returned as one message naming it and the closest valid name (CLI11 says only "A subcommand is required" or

@@ -7,12 +7,12 @@
 #include <iostream>
 #include <optional>
 
-#include "sim/beliefs/belief_sources.h"
 #include "sim/cli/flags.h"
 #include "sim/experiments/belief_checks.h"
 #include "sim/experiments/placement_report.h"
 #include "sim/experiments/progress.h"
 #include "sim/experiments/report.h"
+#include "sim/experiments/strategy_name.h"
 #include "strategies/registry.h"
 
 namespace ringsched::cli {
@@ -64,15 +64,23 @@ std::vector<std::string> strategy_list(const std::string& arg, bool typed) {
       if (typed ? info.gpu_types : !info.needs_gpu_types) names.push_back(info.name);
     return names;
   }
+  // Comma-separated; an empty name ("eight,,precompute", a leading or trailing comma) is refused, naming its position,
+  // rather than dropped: the run would silently compare one strategy fewer than asked.
   std::vector<std::string> names;
-  std::string cur;
-  for (char ch : arg + ",") {
-    if (ch == ',') {
-      if (!cur.empty()) names.push_back(cur);
-      cur.clear();
-    } else {
-      cur += ch;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = arg.find(',', start);
+    names.push_back(arg.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (names.back().empty()) {
+      std::size_t count = 1;
+      for (char ch : arg)
+        count += ch == ',' ? 1 : 0;
+      throw InputError("--strategies: name " + std::to_string(names.size()) + " of " + std::to_string(count) +
+                       " is empty in '" + (arg.size() > 80 ? arg.substr(0, 77) + "..." : arg) +
+                       "' (a comma too many? write names separated by single commas)");
     }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
   }
   return names;
 }
@@ -96,21 +104,13 @@ void apply_run_options(nlohmann::json& doc, const RunOptions& o) {
   if (o.strategies.empty()) return;
   nlohmann::json list = nlohmann::json::array();
   const bool typed = doc.contains("cluster") && doc["cluster"].is_object() && doc["cluster"].contains("pools");
-  const auto sources = belief_source_names();
   for (const auto& n : strategy_list(o.strategies, typed)) {
     // Names checked here so that a typo is blamed on the flag, not on the config it was written into.
-    const auto pos = n.find('[');
-    if (pos != std::string::npos && n.back() == ']') {
-      const std::string beliefs = n.substr(pos + 1, n.size() - pos - 2);
-      (void)find_strategy(n.substr(0, pos), "--strategies");
-      if (std::find(sources.begin(), sources.end(), beliefs) == sources.end()) {
-        throw InputError("--strategies: " + n + ": unknown belief source '" + beliefs +
-                         "' (valid: " + join_names(sources) + ")");
-      }
-      list.push_back({{"name", n.substr(0, pos)}, {"beliefs", beliefs}});
-    } else {
-      (void)find_strategy(n, "--strategies");
+    const StrategyName s = parse_strategy_name(n, "--strategies");
+    if (s.beliefs.empty()) {
       list.push_back(n);
+    } else {
+      list.push_back({{"name", s.name}, {"beliefs", s.beliefs}});
     }
   }
   if (list.empty()) throw InputError("--strategies: empty list");

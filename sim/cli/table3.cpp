@@ -67,7 +67,9 @@ nlohmann::json heldout_document(const Table3Options& o) {
   }
   if (o.loss_sigma) doc["workload"]["loss_sigma"] = *o.loss_sigma;
   if (o.train_runs) doc["beliefs"]["history"]["runs"] = *o.train_runs;
-  if (!o.pollux_dir.empty()) doc["workload"]["pollux_dir"] = o.pollux_dir;
+  // The flag's folder is the user's own, relative to where they are: made absolute, so the built-in config's rule for
+  // its relative names (no "..", workloads/input_path.h) does not apply to it.
+  if (!o.pollux_dir.empty()) doc["workload"]["pollux_dir"] = std::filesystem::absolute(o.pollux_dir).string();
   apply_run_options(doc, o.run);
   return doc;
 }

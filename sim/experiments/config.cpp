@@ -8,10 +8,12 @@
 #include <filesystem>
 
 #include "sim/beliefs/belief_sources.h"
+#include "sim/experiments/strategy_name.h"
 #include "sim/fitting/measurement_tables.h"
 #include "strategies/registry.h"
 #include "traces/trace_format.h"
 #include "workloads/data_catalogs.h"
+#include "workloads/input_path.h"
 #include "workloads/json_reader.h"
 #include "workloads/pollux.h"
 
@@ -23,10 +25,14 @@ std::vector<std::pair<std::string, double>> default_levels() {
 
 namespace {
 
-std::string resolve_path(const std::string& file, const std::string& base_dir) {
-  std::filesystem::path p(file);
-  if (p.is_relative() && !base_dir.empty()) p = std::filesystem::path(base_dir) / p;
-  return p.string();
+// The file a config's string value names (workloads/input_path.h: relative to the config's folder, not above it
+// unless "allow_parent_paths"); a refusal names the value's JSON path.
+std::string resolve_path(const JsonReader& value, const std::string& base_dir) {
+  try {
+    return resolve_input_path(value.as_string(), base_dir);
+  } catch (const InputError& e) {
+    value.fail(e.what());
+  }
 }
 
 // ---- workload ----
@@ -50,7 +56,7 @@ std::shared_ptr<const Catalog> load_experiment_catalog(const JsonReader& wl, con
   try {
     if (data != nullptr) {
       const std::string dir =
-          wl.has(data->dir_key) ? resolve_path(wl.at(data->dir_key).as_string(), base_dir) : data->default_dir();
+          wl.has(data->dir_key) ? resolve_path(wl.at(data->dir_key), base_dir) : data->default_dir();
       return std::make_shared<const Catalog>(data->build(dir));
     }
     return std::make_shared<const Catalog>(load_catalog(name, base_dir));
@@ -142,7 +148,7 @@ void parse_trace(const JsonReader& tr, const std::string& base_dir, ExperimentCo
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
   tr.expect_object(keys);
   const auto file = tr.at("file");
-  const std::string path = resolve_path(file.as_string(), base_dir);
+  const std::string path = resolve_path(file, base_dir);
   c.workload.trace_file = file.as_string();
   const TraceFormat* format = &pollux_trace_format();
   if (auto f = tr.maybe("format")) {
@@ -395,28 +401,36 @@ void parse_levels(const JsonReader& r, ExperimentConfig& c) {
 StrategySpec parse_strategy(const JsonReader& r) {
   StrategySpec s;
   s.json_path = r.path();
+  // "name" or "name[beliefs]", read as --strategies reads it (sim/experiments/strategy_name.h).
   if (r.is_string()) {
-    s.name = r.as_string();
+    const StrategyName n = parse_strategy_name(r.as_string(), r.where());
+    s.name = n.name;
+    s.beliefs = n.beliefs;
   } else {
     r.expect_object({"name", "label", "beliefs", "params"});
-    s.name = r.at("name").as_string();
+    const StrategyName n = parse_strategy_name(r.at("name").as_string(), r.at("name").where());
+    s.name = n.name;
     s.label = r.string_or("label", "");
     s.beliefs = r.string_or("beliefs", "");
+    if (!n.beliefs.empty() && r.has("beliefs")) {
+      r.at("beliefs").fail("the name already gives a belief source ('" + r.at("name").as_string() +
+                           "'); give it in one place");
+    }
+    if (!n.beliefs.empty()) s.beliefs = n.beliefs;
     if (auto p = r.maybe("params")) s.params = p->value();
   }
   const StrategyInfo info = find_strategy(s.name, r.where());
   if (s.beliefs.empty()) s.beliefs = info.default_beliefs;
   const auto names = belief_source_names();
+  const JsonReader beliefs_at = r.is_object() && r.has("beliefs") ? r.at("beliefs") : r;
   if (std::find(names.begin(), names.end(), s.beliefs) == names.end()) {
-    (r.is_string() ? r : r.at("beliefs"))
-        .fail("unknown belief source '" + s.beliefs + "' (valid: " + join_names(names) + ")");
+    beliefs_at.fail("unknown belief source '" + s.beliefs + "' (valid: " + join_names(names) + ")");
   }
   if (s.beliefs == "none" && info.default_beliefs != "none") {
-    (r.is_string() ? r : r.at("beliefs"))
-        .fail("strategy '" + s.name +
-              "' plans with beliefs about jobs' speed and work; \"none\" gives it none "
-              "(use its default, " +
-              info.default_beliefs + ", or another source)");
+    beliefs_at.fail("strategy '" + s.name +
+                    "' plans with beliefs about jobs' speed and work; \"none\" gives it none "
+                    "(use its default, " +
+                    info.default_beliefs + ", or another source)");
   }
   if (s.label.empty()) s.label = s.beliefs == info.default_beliefs ? s.name : s.name + "[" + s.beliefs + "]";
   // Validate params now (unknown keys, types) by building one instance.
@@ -624,7 +638,8 @@ ExperimentConfig parse_experiment(const nlohmann::json& doc, const std::string& 
   register_measurement_table_source();
   JsonReader r(doc, origin);
   r.expect_object({"description", "cluster", "workload", "levels", "strategies", "beliefs", "restart", "scheduler",
-                   "seeds", "base_seed", "output"});
+                   "seeds", "base_seed", "output", "allow_parent_paths"});
+  const ParentPathsAllowed parent_paths(r.bool_or("allow_parent_paths", false));
   ExperimentConfig c;
   c.origin = origin;
   c.source = doc;

@@ -22,11 +22,17 @@ TEST_CASE("workloads::JsonReader: unknown key names the path and lists the valid
   CHECK_THAT(error_of([&] {
                cluster.expect_object({"nodes", "gpus_per_node"});
              }),
-             Equals("cfg.json: cluster.gpu_per_node: unknown key (valid keys here: nodes, gpus_per_node)"));
+             Equals("cfg.json: cluster.gpu_per_node: unknown key (valid keys here: nodes, gpus_per_node); did you mean "
+                    "'gpus_per_node'?"));
   // Top-level unknown keys have a path of just the key.
   const auto top = parse_json_text(R"({"sedes": 3})", "cfg.json");
   CHECK_THAT(error_of([&] { JsonReader(top, "cfg.json").expect_object({"seeds"}); }),
-             Equals("cfg.json: sedes: unknown key (valid keys here: seeds)"));
+             Equals("cfg.json: sedes: unknown key (valid keys here: seeds); did you mean 'seeds'?"));
+  // A key close to none of them gets no suggestion.
+  CHECK_THAT(error_of([&] {
+               JsonReader(parse_json_text(R"({"colour": 3})", "cfg.json"), "cfg.json").expect_object({"seeds"});
+             }),
+             Equals("cfg.json: colour: unknown key (valid keys here: seeds)"));
 }
 
 TEST_CASE("workloads::JsonReader: missing key, wrong type and out-of-range values", "[workloads][json]") {
@@ -110,7 +116,7 @@ TEST_CASE("workloads::JsonReader: paths through a whole experiment config", "[wo
   CHECK_THAT(
       parse(head + R"("workload": {"catalog": "paper", "jobs": 5, "arrival": {"process": "poisson", "lod": 0.5}}})"),
       Equals("e.json: workload.arrival.lod: unknown key (valid keys here: process, load, rate_per_hour, multi_gpu, "
-             "reference_gpu_type)"));
+             "reference_gpu_type); did you mean 'load'?"));
   CHECK_THAT(
       parse(head + R"("workload": {"catalog": "paper", "jobs": 5, "arrival": {"process": "hawkes", "load": 1}}})"),
       Equals("e.json: workload.arrival.process: unknown arrival process 'hawkes' (valid: poisson, gavel)"));
