@@ -234,3 +234,29 @@ TEST_CASE("sim::cli: --out on a full file system is refused before the run", "[s
   CHECK_THAT(read_whole_file(tmp / "err2"),
              Contains(mnt + "/p: cannot write output here: no space left on the file system"));
 }
+
+TEST_CASE("sim::cli: two --force writers started at once leave one run's set, the other refused", "[sim][cli][out]") {
+  TempDir tmp;
+  const fs::path a = tmp.path() / "a";
+  const fs::path b = tmp.path() / "b";
+  const fs::path d = tmp.path() / "o";
+  REQUIRE(run_cli("simulate --config " + kTiny + " --seeds 1 --quiet --out " + shell_quote(a.string())).code == 0);
+  REQUIRE(run_cli("simulate --config " + kTiny + " --seeds 3 --quiet --out " + shell_quote(b.string())).code == 0);
+  const auto set_a = entries(a);
+  const auto set_b = entries(b);
+  const std::string bin = shell_quote(RINGSCHED_BINARY) + " simulate --config " + kTiny + " --quiet --force --out " +
+                          shell_quote(d.string());
+  for (int round = 0; round < 8; ++round) {
+    CAPTURE(round);
+    const std::string script = bin + " --seeds 1 2>" + shell_quote(tmp / "e1") + " >/dev/null & " + bin +
+                               " --seeds 3 2>" + shell_quote(tmp / "e2") + " >/dev/null; r2=$?; wait $!; r1=$?; " +
+                               "echo $r1 $r2 >" + shell_quote(tmp / "rc");
+    REQUIRE(std::system(("/bin/sh -c " + shell_quote(script)).c_str()) == 0);
+    const std::string rc = read_whole_file(tmp / "rc");
+    CHECK((rc == "0 0\n" || rc == "0 2\n" || rc == "2 0\n"));  // one after the other, or one refused at once
+    if (rc == "0 2\n") CHECK_THAT(read_whole_file(tmp / "e2"), Contains("another ringsched process (pid "));
+    if (rc == "2 0\n") CHECK_THAT(read_whole_file(tmp / "e1"), Contains("another ringsched process (pid "));
+    const auto now = entries(d);
+    CHECK((now == set_a || now == set_b));
+  }
+}
