@@ -498,7 +498,9 @@ void StagedOutput::commit() {
   (void)test_hook(static_cast<int>(steps.size()) + 1);
   live.folders.erase(stage_);
   fs::remove_all(stage, ec);
-  live.committed.push_back(dir_);
+  if (std::find(live.committed.begin(), live.committed.end(), dir_) == live.committed.end()) {
+    live.committed.push_back(dir_);  // once, however often (a sweep commits after every batch)
+  }
 }
 
 // ---- OutputLock: flock on DIR/.ringsched.lock, with the holder's pid written in it for the message a second

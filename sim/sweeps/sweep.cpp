@@ -103,6 +103,7 @@ SweepPlan plan_sweep(const SweepSpec& spec, const SweepOptions& opt, int threads
       if (opt.out_dir.empty()) throw InputError("sweep: --out DIR is required");
       // One writer at a time; taking the lock also finishes what a killed writer left (temporaries, a commit).
       lock = std::make_shared<OutputLock>(opt.out_dir);
+      check_output_dir(opt.out_dir);  // writable, not full
       const std::string path = opt.out_dir + "/sweep.json";
       std::error_code ec;
       if (std::filesystem::exists(path, ec)) {
