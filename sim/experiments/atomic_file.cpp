@@ -186,6 +186,7 @@ bool read_journal(const fs::path& path, Journal& j) {
     const std::size_t tab = line.find('\t');
     if (tab == std::string::npos) return false;
     const std::string kind = line.substr(0, tab);
+    if (kind != "put" && kind != "remove") return false;
     (kind == "put" ? j.put : j.remove).push_back(line.substr(tab + 1));
   }
   return true;
