@@ -1,4 +1,4 @@
-// workloads/atomic_write.cpp — temporary file, fsync, rename.
+// workloads/atomic_write.cpp — temporary file (a distinctive `.ringsched-tmp.PID.NAME`), fsync, rename.
 #include "workloads/atomic_write.h"
 
 #include <fcntl.h>
@@ -14,8 +14,29 @@
 
 namespace ringsched {
 
+namespace {
+constexpr char kTempPrefix[] = ".ringsched-tmp.";
+}  // namespace
+
+std::string atomic_temp_path(const std::string& path) {
+  const std::filesystem::path p(path);
+  std::string name = kTempPrefix + std::to_string(::getpid()) + "." + p.filename().string();
+  if (name.size() > 255) name.resize(255);  // NAME_MAX; the PID keeps it unique to this process
+  return (p.parent_path() / name).string();
+}
+
+long atomic_temp_owner(const std::string& file_name) {
+  const std::string prefix = kTempPrefix;
+  if (file_name.rfind(prefix, 0) != 0) return -1;
+  const std::size_t dot = file_name.find('.', prefix.size());
+  if (dot == std::string::npos || dot + 1 >= file_name.size()) return -1;  // a NAME after the PID
+  const std::string digits = file_name.substr(prefix.size(), dot - prefix.size());
+  if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stol(digits);
+}
+
 void write_file_atomic(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  const std::string tmp = atomic_temp_path(path);
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
     throw std::runtime_error(path + ": cannot write (could not create " + tmp + ": " + std::strerror(errno) + ")");

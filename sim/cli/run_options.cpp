@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "sim/cli/flags.h"
+#include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
 #include "sim/experiments/placement_report.h"
 #include "sim/experiments/progress.h"
@@ -118,19 +119,26 @@ void apply_run_options(nlohmann::json& doc, const RunOptions& o) {
 }
 
 int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, const std::string& label,
-                   std::string* table) {
+                   std::string* table, StagedOutput* shared) {
   const Format f = parse_format(o.format);
   const TimeUnit unit = parse_time_unit(o.time_unit);
   // The output folder is checked before the run and changes only when everything was written: jobs.csv and
   // events.csv are streamed into its staging folder run by run, the rest follows the run.
-  std::optional<StagedOutput> staged;
+  // Under the folder's lock for the whole run (a second writer is refused at once), after every check: earlier
+  // results (unless --force), free space, no folder where an output file goes. With `shared` the caller did all that.
+  std::optional<OutputLock> lock;
+  std::optional<StagedOutput> own;
+  StagedOutput* staged = shared;
   RunRowStream rows;
-  if (!o.out.empty()) {
+  if (!o.out.empty() && shared == nullptr) {
+    lock.emplace(o.out);
     check_earlier_results(o.out, o.force);
-    staged.emplace(o.out);
-    staged->replace(output_file_names());
-    rows.begin(*staged, cfg);
+    check_output_dir(o.out);
+    own.emplace(o.out);
+    own->replace(output_file_names());
+    staged = &*own;
   }
+  if (staged != nullptr) rows.begin(*staged, cfg);
   const std::uint64_t jobs_per_run =
       cfg.workload.trace ? cfg.workload.trace_notes.jobs : static_cast<std::uint64_t>(cfg.workload.jobs);
   const std::size_t n_runs = cfg.levels.size() * cfg.strategies.size() * static_cast<std::size_t>(cfg.seeds);
@@ -166,14 +174,15 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
   }
   const int failed = failed_runs(res);
   // A failed run's cells are empty: its outputs would replace earlier results with zeros, so none are written.
-  if (staged && failed == 0) {
+  if (staged != nullptr && failed == 0) {
     write_outputs(*staged, cfg, res, /*rows_streamed=*/true, unit);
     write_placement_outputs(*staged, cfg, res);
-    staged->commit();
+    if (own) own->commit();  // a shared set is committed by its owner, with its other blocks
   }
   if (!o.quiet) {
+    const bool wrote = own.has_value() && failed == 0;
     std::fprintf(stderr, "ringsched: %s%zu runs in %.2f s%s%s\n", label.empty() ? "" : (label + ": ").c_str(),
-                 res.runs.size(), secs, o.out.empty() || failed > 0 ? "" : ", wrote ", failed > 0 ? "" : o.out.c_str());
+                 res.runs.size(), secs, wrote ? ", wrote " : "", wrote ? o.out.c_str() : "");
   }
   if (failed > 0) {
     std::cerr << describe_failures(cfg, res);

@@ -12,6 +12,10 @@
 
 #include "sim/experiments/config.h"
 
+namespace ringsched {
+class StagedOutput;
+}  // namespace ringsched
+
 namespace ringsched::cli {
 
 struct RunOptions {
@@ -49,7 +53,10 @@ enum class View { kTable3, kSummary };
 // failed.
 // With `table` non-null the view is stored there instead of printed, and the reports after it (belief, placement,
 // stats) are not printed (`table3 --format csv|json` prints its blocks as one document; --out has them all).
+// --out takes the folder's OutputLock for the whole run and checks it before any work (earlier results, free space,
+// no folder where an output file goes). With `shared` non-null the files go into that set (its current subfolder)
+// and are not committed: the caller locked and checked o.out and commits every block in one step (table3).
 int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, const std::string& label,
-                   std::string* table = nullptr);
+                   std::string* table = nullptr, StagedOutput* shared = nullptr);
 
 }  // namespace ringsched::cli

@@ -1,6 +1,7 @@
 // sim/cli/table3.cpp — `ringsched table3`: the paper's Table 3 from two built-in configs, the in-sample block (the
 // paper's setting) and the held-out block (measured Pollux jobs, fitted beliefs), each under its own heading; or a
 // user's config in place of the in-sample block. Held-out knobs edit the held-out config before it is parsed.
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -9,6 +10,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/flags.h"
 #include "sim/cli/run_options.h"
+#include "sim/experiments/atomic_file.h"
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/plot.h"
 #include "sim/experiments/report.h"
@@ -133,6 +135,18 @@ std::string merge_block_tables(const std::vector<Block>& blocks, const std::vect
   return out;
 }
 
+// The subfolder of `root` a block writes to: "" for root itself, "held-out" for root/held-out.
+std::string block_subfolder(const std::string& root, const std::string& out_dir) {
+  return out_dir.size() > root.size() + 1 && out_dir.rfind(root + "/", 0) == 0 ? out_dir.substr(root.size() + 1) : "";
+}
+
+std::string written_folders(const std::vector<Block>& blocks) {
+  std::string s;
+  for (const Block& b : blocks)
+    s += (s.empty() ? "" : " and ") + b.out_dir;
+  return s;
+}
+
 int run_table3(const Table3Options& o) {
   if (!o.show.empty()) {
     if (o.run.seeds || o.run.jobs || o.run.restart_cost || !o.run.strategies.empty() || o.run.optimality_gap ||
@@ -148,10 +162,22 @@ int run_table3(const Table3Options& o) {
     return 0;
   }
   const std::vector<Block> blocks = table3_blocks(o);
-  for (const Block& b : blocks) {  // every output folder is usable before any block runs
-    if (b.out_dir.empty()) continue;
-    check_earlier_results(b.out_dir, o.run.force);
-    check_output_dir(b.out_dir);
+  // Every block's files are staged in one set in the top folder (the held-out block as its subfolder) and committed
+  // in one step once every block ran, so an interrupt or a failed run leaves all the earlier files of both blocks.
+  const std::string root = o.run.out.empty() ? o.plot : o.run.out;
+  std::vector<std::unique_ptr<OutputLock>> locks;
+  std::optional<StagedOutput> staged;
+  if (!root.empty()) {
+    for (const Block& b : blocks) {  // every output folder is locked and usable before any block runs
+      locks.push_back(std::make_unique<OutputLock>(b.out_dir));
+      check_earlier_results(b.out_dir, o.run.force);
+      check_output_dir(b.out_dir);
+    }
+    staged.emplace(root);
+    for (const Block& b : blocks) {
+      staged->set_subfolder(block_subfolder(root, b.out_dir));
+      staged->replace(output_file_names());
+    }
   }
   const bool md = o.run.format == "md";
   int rc = 0;
@@ -162,10 +188,21 @@ int run_table3(const Table3Options& o) {
     if (md) std::cout << block_heading(b.config);
     RunOptions run = o.run;
     run.out = b.out_dir;
+    if (staged) staged->set_subfolder(block_subfolder(root, b.out_dir));
     // CSV and JSON: one document for every block, printed once all have run (md prints each as it finishes).
-    const int brc = run_and_report(b.config, run, View::kTable3, b.label, md ? nullptr : &tables[i]);
+    const int brc =
+        run_and_report(b.config, run, View::kTable3, b.label, md ? nullptr : &tables[i], staged ? &*staged : nullptr);
     if (rc == 0) rc = brc;
-    if (!o.plot.empty()) {
+  }
+  if (staged && rc == 0) {
+    staged->commit();
+    if (!o.run.quiet) std::fprintf(stderr, "ringsched: wrote %s\n", written_folders(blocks).c_str());
+  } else if (staged && blocks.size() > 1) {
+    std::fprintf(stderr, "ringsched: nothing written to %s (earlier results there are unchanged)\n",
+                 written_folders(blocks).c_str());
+  }
+  if (!o.plot.empty() && rc == 0) {
+    for (const Block& b : blocks) {
       const std::string plot_dir = b.label == "held-out" && blocks.size() > 1 ? o.plot + "/held-out" : o.plot;
       const int prc = run_plot_script(b.out_dir, plot_dir, o.run.time_unit);
       if (rc == 0) rc = prc;

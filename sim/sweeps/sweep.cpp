@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -65,11 +66,14 @@ nlohmann::json prediction_errors_json(const ExperimentConfig& config) {
 }
 
 void write_outputs(const std::string& dir, const SweepSpec& spec, const SweepResults& res) {
-  // CSVs first, sweep.json (what --resume reads) last; each file is replaced atomically.
-  write_file_atomic(dir + "/runs.csv", sweep_runs_csv(spec, res));
-  write_file_atomic(dir + "/cells.csv", sweep_cells_csv(spec, res));
-  write_file_atomic(dir + "/sweep.json",
-                    sweep_results_json(spec, res).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  // The three files are committed in one step (StagedOutput): sweep.json (what --resume reads) always matches the
+  // CSVs beside it, whatever the signal.
+  StagedOutput staged(dir);
+  staged.write("runs.csv", sweep_runs_csv(spec, res));
+  staged.write("cells.csv", sweep_cells_csv(spec, res));
+  staged.write("sweep.json",
+               sweep_results_json(spec, res).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  staged.commit();
 }
 
 }  // namespace
@@ -84,6 +88,7 @@ namespace {
 struct SweepPlan {
   std::vector<std::size_t> todo;
   std::size_t per_batch = 1;
+  std::shared_ptr<OutputLock> lock;  // rank 0: the output folder's lock, held for the whole sweep
 };
 
 // Rank 0 checks the output folder and earlier results, then tells every rank what to run (or why not: the error is
@@ -92,12 +97,14 @@ SweepPlan plan_sweep(const SweepSpec& spec, const SweepOptions& opt, int threads
                      SweepResults& results) {
   const std::size_t ranks = static_cast<std::size_t>(std::max(1, comm.size()));
   std::string plan_text;
+  std::shared_ptr<OutputLock> lock;
   if (comm.rank() == 0) {
     nlohmann::json plan;
     try {
       if (opt.out_dir.empty()) throw InputError("sweep: --out DIR is required");
-      ensure_directory(opt.out_dir);
-      remove_stale_temporaries(opt.out_dir);  // left by a process killed during a write
+      // One writer at a time; taking the lock also finishes what a killed writer left (temporaries, a commit).
+      lock = std::make_shared<OutputLock>(opt.out_dir);
+      check_output_dir(opt.out_dir);  // writable, not full
       const std::string path = opt.out_dir + "/sweep.json";
       std::error_code ec;
       if (std::filesystem::exists(path, ec)) {
@@ -135,7 +142,8 @@ SweepPlan plan_sweep(const SweepSpec& spec, const SweepOptions& opt, int threads
     if (plan.at("input").get<bool>()) throw InputError(plan.at("error").get<std::string>());
     throw std::runtime_error(plan.at("error").get<std::string>());
   }
-  return SweepPlan{plan.at("todo").get<std::vector<std::size_t>>(), plan.at("per_batch").get<std::size_t>()};
+  return SweepPlan{plan.at("todo").get<std::vector<std::size_t>>(), plan.at("per_batch").get<std::size_t>(),
+                   std::move(lock)};
 }
 
 // Every rank expands a batch's cells the same way: their configs (or why they are invalid) and the work items, in

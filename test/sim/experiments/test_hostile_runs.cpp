@@ -163,8 +163,8 @@ TEST_CASE("sim::StagedOutput: files appear only at commit, a failed run leaves t
   }
   CHECK(entries == 2);
   // A temporary file of a process that no longer runs is removed; ours and foreign names are kept.
-  std::ofstream(d / "table.md.tmp.999999999") << "x";
-  std::ofstream(d / ("keep.tmp." + std::to_string(::getpid()))) << "x";
+  std::ofstream(d / ".ringsched-tmp.999999999.table.md") << "x";
+  std::ofstream(d / (".ringsched-tmp." + std::to_string(::getpid()) + ".keep")) << "x";
   std::ofstream(d / "notes.tmp.txt") << "x";
   CHECK(remove_stale_temporaries(d.string()) == 1);
   CHECK(fs::exists(d / "notes.tmp.txt"));

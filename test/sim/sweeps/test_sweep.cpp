@@ -418,10 +418,10 @@ TEST_CASE("sim::sweep: temporaries of a killed writer are removed on --resume, n
   SweepOptions o = quiet_options(d, 1);
   (void)run_sweep(s, o, *comm);
   // A pid that cannot be running (above the kernel's pid_max) left a temporary file behind.
-  std::ofstream(d / "sweep.json.tmp.999999999") << "partial";
+  std::ofstream(d / ".ringsched-tmp.999999999.sweep.json") << "partial";
   o.resume = true;
   (void)run_sweep(s, o, *comm);
-  CHECK_FALSE(fs::exists(d / "sweep.json.tmp.999999999"));
+  CHECK_FALSE(fs::exists(d / ".ringsched-tmp.999999999.sweep.json"));
   // A cell error holding bytes that are not UTF-8 (an application name from a trace) is written as U+FFFD.
   SweepResults r = read_sweep_results(s, read_json_file((d / "sweep.json").string()), "r.json");
   r.cells[0].error = "unknown application '\xff\xfe'";
