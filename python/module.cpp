@@ -67,7 +67,9 @@ class PyResult {
       throw std::runtime_error(std::to_string(failed()) + " run(s) failed: nothing written to " + dir +
                                " (their cells would be empty)");
     }
+    OutputLock lock(dir);  // a second writer of `dir` is refused at once, as on the command line
     check_earlier_results(dir, force);
+    check_output_dir(dir);  // free space, no folder where an output file goes
     StagedOutput staged(dir);
     staged.replace(output_file_names());
     write_outputs(staged, *cfg_, *res_);
