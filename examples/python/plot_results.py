@@ -21,6 +21,12 @@ def _num(v):
     return float("nan") if v is None else v
 
 
+def _errs(values, scale=1.0):
+    """Whisker half-widths, or None when no value has one (one seed: matplotlib fails on an all-NaN yerr)."""
+    errs = [_num(v) / scale for v in values]
+    return errs if any(e == e for e in errs) else None
+
+
 def import_ringsched():
     """The package ringsched: installed, on PYTHONPATH, or else the build tree's (build/python beside this file's
     checkout), so that `examples/python/plot_results.py` runs from any folder once the module is built."""
@@ -57,11 +63,11 @@ def plot_summary(summary, png, title=None):
     for k, s in enumerate(strategies):
         xs = [i + (k - (len(strategies) - 1) / 2) * width for i in range(len(levels))]
         m = [by[(lv, s)]["metrics"]["mean_jct_s"] for lv in levels]
-        ax.bar(xs, [_num(v["mean"]) / 60 for v in m], width, yerr=[_num(v["ci95"]) / 60 for v in m], capsize=2, label=s,
+        ax.bar(xs, [_num(v["mean"]) / 60 for v in m], width, yerr=_errs([v["ci95"] for v in m], 60), capsize=2, label=s,
                color=f"C{k}")
         if s != "eight" and all("jct_ratio_to_eight" in by[(lv, s)] for lv in levels):
             r = [by[(lv, s)]["jct_ratio_to_eight"] for lv in levels]
-            bx.errorbar(range(len(levels)), [_num(v["mean"]) for v in r], yerr=[_num(v["ci95"]) for v in r], marker="o",
+            bx.errorbar(range(len(levels)), [_num(v["mean"]) for v in r], yerr=_errs([v["ci95"] for v in r]), marker="o",
                         capsize=3, label=s, color=f"C{k}")
     ax.set_xticks(range(len(levels)), levels)
     ax.set_ylabel("mean JCT (min), 95% CI")

@@ -103,7 +103,7 @@ TEST_CASE("sim::plot: every registered strategy has a fixed colour of its own", 
   CHECK(a.out.find("by-name") != std::string::npos);
 }
 
-TEST_CASE("sim::plot: no whisker from one seed, no bar without one; loads and rates on numeric axes", "[plot]") {
+TEST_CASE("sim::plot: no whisker from one seed, no bar without one, loads and rates on numeric axes", "[plot]") {
   if (!ringsched::plotting_available()) {
     WARN("skipped: /usr/bin/python3 with matplotlib not found (apt-get install python3-matplotlib)");
     return;
@@ -155,7 +155,7 @@ TEST_CASE("sim::plot: the JCT CDFs take the measured window only, and say so", "
         "3 every job (this jobs.csv has no measured column)\n");
 }
 
-TEST_CASE("sim::cli: simulate --plot draws the figures and says where; --time-unit h prints hours", "[plot][cli]") {
+TEST_CASE("sim::cli: simulate --plot draws the figures and says where, --time-unit h prints hours", "[plot][cli]") {
   if (!ringsched::plotting_available()) {
     WARN("skipped: /usr/bin/python3 with matplotlib not found (apt-get install python3-matplotlib)");
     return;
@@ -191,7 +191,7 @@ TEST_CASE("sim::cli: simulate --plot without matplotlib exits 2 naming the packa
   CHECK_FALSE(fs::exists(d.path() / "plots2" / "table3.png"));
 }
 
-TEST_CASE("sim::cli: table3 --time-unit s prints and writes seconds; a bad unit is refused", "[cli][report]") {
+TEST_CASE("sim::cli: table3 --time-unit s prints and writes seconds, a bad unit is refused", "[cli][report]") {
   TempDir d;
   const CliResult r =
       run_cli("table3 --quiet --eval in-sample --seeds 2 --jobs 6 --threads 2 --time-unit s --out " + (d / "t3"));

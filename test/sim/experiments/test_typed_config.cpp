@@ -63,7 +63,7 @@ TEST_CASE("sim::Experiment: on a typed cluster oracle FIFO starts jobs on the fa
   }();
   const std::string jobs = jobs_csv(one, r);
   CHECK(jobs.rfind("level,strategy,seed,job_id,name,class,arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,"
-                   "gpu_seconds,max_gpus,work_samples,gpu_type\n",
+                   "gpu_seconds,max_gpus,work_samples,gpu_type,measured\n",
                    0) == 0);
   CHECK(events_csv(one, r).find(",start,slow\n") != std::string::npos);
   double total = 0.0;
