@@ -220,9 +220,12 @@ std::vector<std::string> registered_test_names() {
           while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])))
             ++i;
           if (i >= s.size() || s[i] != '"') break;
-          const auto end = s.find('"', i + 1);
-          if (end == std::string::npos) break;
-          name += s.substr(i + 1, end - i - 1);
+          std::size_t end = i + 1;
+          for (; end < s.size() && s[end] != '"'; ++end) {
+            if (s[end] == '\\' && end + 1 < s.size()) ++end;  // \" and \\ stand for one character
+            name += s[end];
+          }
+          if (end >= s.size()) break;
           i = end + 1;
         }
         if (!name.empty()) names.push_back(name);
