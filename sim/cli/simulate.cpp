@@ -1,11 +1,13 @@
 // sim/cli/simulate.cpp — `ringsched simulate --config F`: run any experiment config (in-sample or held-out) and
 // print every metric per level and strategy.
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 
 #include "sim/cli/commands.h"
 #include "sim/cli/flags.h"
 #include "sim/cli/run_options.h"
+#include "sim/experiments/work_estimate.h"
 #include "workloads/json_reader.h"
 
 namespace ringsched::cli {
@@ -20,6 +22,8 @@ int run_simulate(const SimulateOptions& o) {
   nlohmann::json doc = read_json_file(o.config);
   apply_run_options(doc, o.run);
   const ExperimentConfig cfg = parse_experiment(doc, o.config, std::filesystem::path(o.config).parent_path().string());
+  if (const std::string w = large_work_warning(cfg); !w.empty())
+    std::fprintf(stderr, "ringsched: warning: %s\n", w.c_str());
   return run_and_report(cfg, o.run, View::kSummary, "");
 }
 
