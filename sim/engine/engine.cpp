@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 #include <queue>
 #include <stdexcept>
@@ -19,21 +20,9 @@
 namespace ringsched {
 
 std::string to_string(AllocKind kind) {
-  switch (kind) {
-    case AllocKind::kStart:
-      return "start";
-    case AllocKind::kResize:
-      return "resize";
-    case AllocKind::kPreempt:
-      return "preempt";
-    case AllocKind::kResume:
-      return "resume";
-    case AllocKind::kFinish:
-      return "finish";
-    case AllocKind::kMigrate:
-      return "migrate";
-  }
-  return "start";
+  static const char* const kNames[] = {"start", "resize", "preempt", "resume", "finish", "migrate"};  // enum order
+  const auto k = static_cast<std::size_t>(kind);
+  return k < std::size(kNames) ? kNames[k] : "start";
 }
 
 JobPublic public_facts(const JobTruth& t, const JobClass& c, int total_gpus) {

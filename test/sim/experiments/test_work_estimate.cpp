@@ -28,7 +28,9 @@ nlohmann::json example(const std::string& name) {
 }
 
 std::string examples_dir() {
-  return std::string(RINGSCHED_SOURCE_DIR) + "/workloads/examples";
+  std::string dir = RINGSCHED_SOURCE_DIR;
+  dir += "/workloads/examples";
+  return dir;
 }
 
 }  // namespace
