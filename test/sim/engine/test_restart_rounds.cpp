@@ -5,12 +5,15 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <memory>
 #include <string>
 
 #include "sim/beliefs/belief_sources.h"
 #include "sim/engine/engine.h"
 #include "sim/experiments/config.h"
+#include "sim/experiments/replicate.h"
+#include "strategies/registry.h"
 #include "test/input_error_of.h"
 #include "test/sim/scripted_strategy.h"
 #include "workloads/json_reader.h"
@@ -95,6 +98,40 @@ TEST_CASE(
   const auto moving = time_shared(300.0, 360.0 * 20);
   CHECK(moving.first > 144000.0);
   CHECK(moving.second > 144000.0);
+}
+
+TEST_CASE("sim::Engine: Gavel's max_min_fairness with 400 s restarts on 360 s rounds finishes no job in 83,000 rounds",
+          "[sim][restart][rounds][gavel]") {
+  // Gavel's continuous experiment cut to 60 jobs at 20 jobs/hour on 2 GPUs of each type, so jobs share GPUs by turns.
+  std::ifstream in(std::string(RINGSCHED_SOURCE_DIR) + "/workloads/examples/gavel-continuous.json");
+  nlohmann::json doc = nlohmann::json::parse(in);
+  doc["workload"]["jobs"] = 60;
+  doc["workload"].erase("measure");
+  for (auto& p : doc["cluster"]["pools"])
+    p["nodes"] = 2;
+  doc["levels"] = nlohmann::json::parse(R"([{"name": "x", "rate_per_hour": 20}])");
+  doc["strategies"] = {"max_min_fairness"};
+  ExperimentConfig c = parse_experiment(doc, "g.json", std::string(RINGSCHED_SOURCE_DIR) + "/workloads/examples");
+  const auto finished_by = [&](double restart_s, double until) {
+    c.restart.cost_s = restart_s;  // set after validation, which refuses 400 s
+    const StrategySpec& spec = c.strategies[0];
+    auto strat = find_strategy(spec.name, "test").make(JsonReader(spec.params, "test"));
+    auto wl = std::make_shared<const Workload>(make_workload(c, 0, 1));
+    auto beliefs = make_beliefs(c, spec.beliefs, wl, 1);
+    int finished = 0;
+    try {
+      (void)simulate(*wl, *strat, *beliefs, engine_config(c, 1, false), [&](const EngineCheckView& v) {
+        finished = v.finished;
+        if (v.now > until) throw Stop{};
+      });
+    } catch (const Stop&) {
+    }
+    return finished;
+  };
+  // A 300 s restart: every job is done within about 3e6 s. A 400 s one: none by 3e7 s (the run would go on to the
+  // clock's horizon, 1e12 s, about 2.8e9 rounds).
+  CHECK(finished_by(300.0, 1e12) == 60);
+  CHECK(finished_by(400.0, 3e7) == 0);
 }
 
 TEST_CASE("sim::ExperimentConfig: a restart not shorter than the round is refused naming both settings",
