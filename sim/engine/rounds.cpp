@@ -12,12 +12,11 @@ double RoundClock::next() {
 }
 
 double RoundClock::next_at_or_after(double t) {
-  // The quotient's rounding may miss by one round either way: step to the first k with k x interval >= t.
+  // The quotient's rounding may miss by one round either way: one step to the first k with k x interval >= t.
+  // (Beyond 2^53 rounds k +- 1 == k: a time that far is refused by the engine's horizon anyway.)
   double k = std::max(k_ + 1.0, std::ceil(t / interval_));
-  while (k > k_ + 1.0 && start(k - 1.0) >= t)
-    k -= 1.0;
-  while (start(k) < t)
-    k += 1.0;
+  if (k > k_ + 1.0 && start(k - 1.0) >= t) k -= 1.0;
+  if (start(k) < t) k += 1.0;
   k_ = k;
   return start(k_);
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -81,6 +82,10 @@ TEST_CASE("sim::RoundClock: round k starts at k x interval; a jump lands on the 
   RoundClock e(1.0);
   CHECK(e.next_at_or_after(9e11) == 9e11);
   CHECK(e.next_at_or_after(9e11 + 0.25) == 9e11 + 1.0);
+  // A time beyond 2^53 rounds returns (it used to loop forever stepping k by 1, which no longer changes k).
+  RoundClock f(1.0);
+  CHECK(f.next_at_or_after(1e301) == 1e301);
+  CHECK(f.next_at_or_after(std::numeric_limits<double>::infinity()) == std::numeric_limits<double>::infinity());
 }
 
 TEST_CASE("sim::Engine: rounds with no job active are skipped with the same results as walking every round",
