@@ -1,6 +1,8 @@
-// sim/experiments/run_checks.cpp — the checks of run_checks.h: each refuses a config whose every run would fail or
-// never end, naming the JSON path (and file:line for a trace row) to change.
-#include "sim/experiments/run_checks.h"
+// sim/experiments/run_checks.cpp — check_runs_can_finish (declared in config.h, called last by parse_experiment):
+// each check refuses a config whose every value is valid on its own but whose every run would fail or never end
+// (trace rows past the clock's horizon, a restart not shorter than the round, a class Gavel's generator cannot time),
+// naming the JSON path (and file:line for a trace row) to change. `validate`, `simulate`, `table3`, sweeps and Python
+// all parse configs with parse_experiment.
 
 #include <algorithm>
 #include <cfloat>
@@ -10,10 +12,15 @@
 #include <vector>
 
 #include "sim/engine/rounds.h"
+#include "sim/experiments/config.h"
 #include "traces/trace_format.h"
+#include "workloads/json_reader.h"
 
 namespace ringsched {
 namespace {
+
+// The simulated clock's horizon (sim/engine/engine.cpp kMaxSimTime): no event may lie beyond it.
+constexpr double kSimHorizonS = 1e12;
 
 std::string num(double v) {
   char buf[48];

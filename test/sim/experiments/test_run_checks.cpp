@@ -14,7 +14,6 @@
 #include "models/scale_table.h"
 #include "sim/experiments/config.h"
 #include "sim/experiments/replicate.h"
-#include "sim/experiments/run_checks.h"
 #include "test/input_error_of.h"
 #include "test/sim/cli_util.h"
 #include "traces/trace.h"
