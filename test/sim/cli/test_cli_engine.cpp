@@ -29,7 +29,7 @@ std::string write_config(const TempDir& dir, const std::string& rows, const std:
 
 }  // namespace
 
-TEST_CASE("cli::validate: a run that would fail at the horizon or never progress exits 2 naming the JSON path",
+TEST_CASE("sim::cli: validate of a run that would fail at the horizon or never progress exits 2 naming the JSON path",
           "[cli][run_checks]") {
   TempDir dir;
   const std::string cfg = write_config(dir, "0,100,1\n10,100,1\n", R"("time_scale": 1e300)");
@@ -46,7 +46,8 @@ TEST_CASE("cli::validate: a run that would fail at the horizon or never progress
                         Contains("is not shorter than the round (scheduler.interval_s 1 s)"));
 }
 
-TEST_CASE("cli::simulate: a 2-row trace 9e11 s apart on 1 s rounds runs in well under a second", "[cli][rounds]") {
+TEST_CASE("sim::cli: simulate of a 2-row trace 9e11 s apart on 1 s rounds runs in well under a second",
+          "[cli][rounds]") {
   TempDir dir;
   const std::string cfg = write_config(dir, "0,100,1\n900000000000,100,1\n", "");
   const auto t0 = std::chrono::steady_clock::now();

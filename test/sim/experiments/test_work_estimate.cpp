@@ -104,7 +104,8 @@ TEST_CASE("sim::large_work_warning: none of the shipped example configs is warne
   CHECK(parsed >= 10);
 }
 
-TEST_CASE("cli::validate: a large run prints one warning line on stderr and still passes", "[cli][work_estimate]") {
+TEST_CASE("sim::cli: validate of a large run prints one warning line on stderr and still passes",
+          "[cli][work_estimate]") {
   test::TempDir dir;
   nlohmann::json doc = example("gavel-continuous.json");
   doc["levels"] = nlohmann::json::parse(R"([{"name": "40/h", "rate_per_hour": 40}])");
