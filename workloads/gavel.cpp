@@ -2,6 +2,7 @@
 #include "workloads/gavel.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdlib>
 #include <memory>
@@ -95,6 +96,20 @@ GavelThroughputs read_gavel_throughputs(const std::string& path) {
   for (auto& [model, by_type] : t.isolated)
     for (auto& [type, points] : by_type)
       std::sort(points.begin(), points.end());
+  // Values: a throughput below the smallest normal double has a step time that overflows, and the reference type
+  // (gavel_catalog's: v100, else the first) defines durations, so a 0 there leaves the job type no duration.
+  const bool has_v100 = std::find(t.gpu_types.begin(), t.gpu_types.end(), "v100") != t.gpu_types.end();
+  const std::string reference = has_v100 ? "v100" : t.gpu_types.front();
+  for (const auto& type : t.gpu_types) {
+    for (const auto& [key, entry] : doc.at(type).items()) {
+      const double tput = entry.at("null").get<double>();
+      if (tput > 0.0 && tput < DBL_MIN) top.at(type).at(key).at("null").fail("a throughput below 2.2e-308 steps/s");
+      if (type == reference && tput == 0.0) {
+        top.at(type).at(key).at("null").fail("throughput 0 on the reference GPU type " + reference +
+                                             ", where job durations are defined (a job type must run there)");
+      }
+    }
+  }
   return t;
 }
 

@@ -8,6 +8,7 @@
 #include "sim/cli/flags.h"
 #include "sim/cli/run_options.h"
 #include "sim/experiments/plot.h"
+#include "sim/experiments/work_estimate.h"
 #include "workloads/json_reader.h"
 
 namespace ringsched::cli {
@@ -35,6 +36,8 @@ int run_simulate(const SimulateOptions& o) {
   nlohmann::json doc = read_json_file(o.config);
   apply_run_options(doc, o.run);
   const ExperimentConfig cfg = parse_experiment(doc, o.config, std::filesystem::path(o.config).parent_path().string());
+  if (const std::string w = large_work_warning(cfg); !w.empty())
+    std::fprintf(stderr, "ringsched: warning: %s\n", w.c_str());
   RunOptions run = o.run;
   if (run.out.empty()) run.out = o.plot;  // as table3 --plot: the data files go with the plots
   const int rc = run_and_report(cfg, run, View::kSummary, "");

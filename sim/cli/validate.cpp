@@ -7,6 +7,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/experiments/config.h"
+#include "sim/experiments/work_estimate.h"
 #include "traces/trace_format.h"
 
 namespace ringsched::cli {
@@ -14,6 +15,8 @@ namespace {
 
 int run_validate(const std::string& path) {
   const ExperimentConfig cfg = load_experiment(path);
+  if (const std::string w = large_work_warning(cfg); !w.empty())
+    std::fprintf(stderr, "ringsched: warning: %s\n", w.c_str());
   const Catalog& cat = *cfg.workload.catalog;
   std::string gpus = std::to_string(cfg.cluster.nodes) + " nodes x " + std::to_string(cfg.cluster.gpus_per_node);
   if (cfg.cluster.typed()) {

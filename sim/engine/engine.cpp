@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 #include <queue>
 #include <stdexcept>
@@ -13,26 +14,15 @@
 #include "models/input_error.h"
 #include "sim/cluster/placement.h"
 #include "sim/engine/goodput_job.h"
+#include "sim/engine/rounds.h"
 #include "workloads/rng.h"
 
 namespace ringsched {
 
 std::string to_string(AllocKind kind) {
-  switch (kind) {
-    case AllocKind::kStart:
-      return "start";
-    case AllocKind::kResize:
-      return "resize";
-    case AllocKind::kPreempt:
-      return "preempt";
-    case AllocKind::kResume:
-      return "resume";
-    case AllocKind::kFinish:
-      return "finish";
-    case AllocKind::kMigrate:
-      return "migrate";
-  }
-  return "start";
+  static const char* const kNames[] = {"start", "resize", "preempt", "resume", "finish", "migrate"};  // enum order
+  const auto k = static_cast<std::size_t>(kind);
+  return k < std::size(kNames) ? kNames[k] : "start";
 }
 
 JobPublic public_facts(const JobTruth& t, const JobClass& c, int total_gpus) {
@@ -166,7 +156,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       r.work = rt_[i].work;
       push({t.arrival, EvKind::kArrival, t.id, 0, 0});
     }
-    if (c.scheduler.interval_s > 0.0 && n > 0) push({c.scheduler.interval_s, EvKind::kTick, -1, 0, 0});
+    if (c.scheduler.interval_s > 0.0 && n > 0) push({rounds_.next(), EvKind::kTick, -1, 0, 0});
     if (n > 0) result_.first_arrival = w.jobs.front().arrival;
     const ClusterConfig& cl = c.cluster;
     const bool pool_topology =
@@ -389,7 +379,8 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   }
 
   // Round-based scheduling: adaptive goodput jobs re-choose their batch with their latest fit (as the artifact does
-  // after every interval), then the strategy decides; the next tick follows while jobs remain.
+  // after every interval), then the strategy decides; the next tick follows while jobs remain (with none active, at
+  // the first round at or after the next arrival: the rounds between decide nothing).
   void tick() {
     for (int id : holders_) {
       Runtime& r = rt_[static_cast<std::size_t>(id)];
@@ -399,9 +390,10 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       ++r.version;
       begin_running(id);
     }
-    if (finished_ < static_cast<int>(rt_.size())) {
-      push({now_ + cfg_.scheduler.interval_s, EvKind::kTick, -1, 0, 0});
-    }
+    if (finished_ == static_cast<int>(rt_.size())) return;
+    const bool idle = active_count_ == 0 && !cfg_.scheduler.walk_idle_rounds;
+    const double next_arrival = idle ? wl_.jobs[static_cast<std::size_t>(finished_)].arrival : 0.0;
+    push({idle ? rounds_.next_at_or_after(next_arrival) : rounds_.next(), EvKind::kTick, -1, 0, 0});
   }
 
   void log(int id, int from, int to, AllocKind kind) {
@@ -963,8 +955,9 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   int reported_finished_ = 0;
   // Empty unless a topology or placement policy is configured: one placer, or one per pool on a typed cluster.
   std::vector<std::unique_ptr<Placer>> placers_;
-  std::vector<int> node_offset_;         // each placer's first node in ClusterView's numbering
-  std::vector<RingComm> pool_ref_ring_;  // typed clusters with placers: each pool's reference ring
+  std::vector<int> node_offset_;                  // each placer's first node in ClusterView's numbering
+  std::vector<RingComm> pool_ref_ring_;           // typed clusters with placers: each pool's reference ring
+  RoundClock rounds_{cfg_.scheduler.interval_s};  // round-based scheduling: the start of the round ticking next
   [[nodiscard]] bool round_based() const { return cfg_.scheduler.interval_s > 0.0; }
   RingComm ref_ring_;
 };

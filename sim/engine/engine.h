@@ -28,8 +28,12 @@ struct RestartCost {
 // When the strategy is asked (the `scheduler` key of a config): interval_s = 0 at every arrival, completion and
 // requested wake-up (event-driven, the default); interval_s > 0 only at t = k x interval_s (k >= 1), seeing the jobs
 // that arrived by then, as a round-based scheduler such as the Pollux artifact's (60 s) does; wake-ups are ignored.
+// Rounds in which no job is active (none arrived yet, or all finished before the next arrival) decide nothing: the
+// clock jumps to the first round at or after the next arrival (the same round walking would reach;
+// sim/engine/rounds.h).
 struct SchedulerConfig {
   double interval_s = 0.0;
+  bool walk_idle_rounds = false;  // tests: tick through idle rounds one by one (same results, more events)
 };
 
 struct EngineConfig {

@@ -656,6 +656,7 @@ ExperimentConfig parse_experiment(const nlohmann::json& doc, const std::string& 
   c.base_seed = static_cast<std::uint64_t>(r.integer_in_or("base_seed", 0, (std::int64_t{1} << 53), 1));
   if (auto out = r.maybe("output")) parse_output(*out, c);
   check_result_size(c);
+  check_runs_can_finish(r, c);  // sim/experiments/run_checks.cpp: what would make every run fail
   return c;
 }
 

@@ -100,4 +100,11 @@ std::vector<std::pair<std::string, double>> default_levels();
 ExperimentConfig parse_experiment(const nlohmann::json& doc, const std::string& origin, const std::string& base_dir);
 ExperimentConfig load_experiment(const std::string& path);
 
+// What would make every run fail (or never end) although each value passes its own check: trace rows that cannot
+// finish before the simulated clock's horizon (1e12 s) after time_scale, repeat and the round grid; a restart not
+// shorter than the round; a class Gavel's generator cannot time on its reference type. InputError naming the JSON
+// path; `root` reads the config document. parse_experiment calls it last. Defined in sim/experiments/run_checks.cpp.
+class JsonReader;
+void check_runs_can_finish(const JsonReader& root, const ExperimentConfig& c);
+
 }  // namespace ringsched
