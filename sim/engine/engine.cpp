@@ -46,7 +46,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // The simulated clock's horizon: 1e12 s (about 31,700 years). Arrivals and event times beyond it (or NaN) come from
 // absurd input (a work of 1e300 samples, a trace time in the far future) and stop the run with a message naming the
 // job instead of looping or overflowing the clock.
-constexpr double kMaxSimTime = 1e12;
+constexpr double kMaxSimTime = kSimHorizonS;
 constexpr int kMaxIdleRounds = 10000;
 
 std::string seconds_text(double v) {

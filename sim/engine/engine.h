@@ -15,6 +15,10 @@
 
 namespace ringsched {
 
+// The simulated clock's horizon: 1e12 s (about 31,700 years). The engine stops a run whose events would pass it;
+// validation (check_runs_can_finish) refuses configs whose every run would.
+inline constexpr double kSimHorizonS = 1e12;
+
 // What a resize costs (the `restart` key of a config): a started job that changes its GPU count (or resumes) pauses
 // for cost_s + cost_per_gpu_s x its new GPU count, holding its new GPUs and making no progress.
 // The paper's measured stop-and-restart time of a ring all-reduce job (about 10 s): the default of `restart.cost_s`.

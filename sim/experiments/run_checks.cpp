@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/engine.h"
 #include "sim/engine/rounds.h"
 #include "sim/experiments/config.h"
 #include "traces/trace_format.h"
@@ -18,9 +19,6 @@
 
 namespace ringsched {
 namespace {
-
-// The simulated clock's horizon (sim/engine/engine.cpp kMaxSimTime): no event may lie beyond it.
-constexpr double kSimHorizonS = 1e12;
 
 std::string num(double v) {
   char buf[48];

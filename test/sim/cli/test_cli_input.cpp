@@ -20,11 +20,11 @@ using ringsched::test::TempDir;
 
 namespace {
 
-const std::filesystem::path kTiny =
+const std::filesystem::path kInputTiny =
     std::filesystem::path(RINGSCHED_TEST_DIR) / ".." / "workloads" / "examples" / "tiny-2node.json";
 
 std::string tiny() {
-  return "simulate --quiet --seeds 1 --jobs 5 --config " + shell_quote(kTiny.string()) + " ";
+  return "simulate --quiet --seeds 1 --jobs 5 --config " + shell_quote(kInputTiny.string()) + " ";
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ using ringsched::test::TempDir;
 
 namespace {
 
-const std::string kTiny =
+const std::string kOutTiny =
     shell_quote((fs::path(RINGSCHED_TEST_DIR) / ".." / "workloads" / "examples" / "tiny-2node.json").string());
 
 // Every entry under `d` (files with their content, folders as "/"), hidden ones included.
@@ -67,15 +67,15 @@ TEST_CASE("sim::cli: SIGINT or SIGTERM during --out --force's final moves waits 
   TempDir tmp;
   const fs::path ref = tmp.path() / "ref";
   const fs::path d = tmp.path() / "o";
-  REQUIRE(run_cli("simulate --config " + kTiny + " --seeds 2 --quiet --out " + shell_quote(ref.string())).code == 0);
-  REQUIRE(run_cli("simulate --config " + kTiny + " --seeds 1 --quiet --out " + shell_quote(d.string())).code == 0);
+  REQUIRE(run_cli("simulate --config " + kOutTiny + " --seeds 2 --quiet --out " + shell_quote(ref.string())).code == 0);
+  REQUIRE(run_cli("simulate --config " + kOutTiny + " --seeds 1 --quiet --out " + shell_quote(d.string())).code == 0);
   const auto earlier = entries(d);
   REQUIRE(earlier != entries(ref));
   for (const auto& [sig, hook, code] : {std::tuple{"SIGINT", "int:2", 130}, std::tuple{"SIGTERM", "term:5", 143}}) {
     CAPTURE(sig);
     restore(d, earlier);
     const auto r = run_with_hook(
-        hook, "simulate --config " + kTiny + " --seeds 2 --quiet --force --out " + shell_quote(d.string()));
+        hook, "simulate --config " + kOutTiny + " --seeds 2 --quiet --force --out " + shell_quote(d.string()));
     CHECK(r.code == code);
     // Before: the handler removed the staging folder mid-commit and said "earlier results there are unchanged"
     // beside a new jobs.csv. Now it waits: the whole new set is there, and the message says so.
@@ -88,12 +88,12 @@ TEST_CASE("sim::cli: SIGINT or SIGTERM during --out --force's final moves waits 
 TEST_CASE("sim::cli: a move that fails during --out's commit puts the earlier files back", "[sim][cli][out]") {
   TempDir tmp;
   const fs::path d = tmp.path() / "o";
-  REQUIRE(run_cli("simulate --config " + kTiny + " --seeds 1 --quiet --out " + shell_quote(d.string())).code == 0);
+  REQUIRE(run_cli("simulate --config " + kOutTiny + " --seeds 1 --quiet --out " + shell_quote(d.string())).code == 0);
   const auto earlier = entries(d);
   for (const char* hook : {"fail:0", "fail:3", "fail:6", "fail:10"}) {
     CAPTURE(hook);
     const auto r = run_with_hook(
-        hook, "simulate --config " + kTiny + " --seeds 2 --quiet --force --out " + shell_quote(d.string()));
+        hook, "simulate --config " + kOutTiny + " --seeds 2 --quiet --force --out " + shell_quote(d.string()));
     CHECK(r.code == 1);
     CHECK_THAT(r.err, Contains("injected failure") && Contains(d.string() + " is unchanged"));
     CHECK(entries(d) == earlier);
@@ -104,14 +104,14 @@ TEST_CASE("sim::cli: a run killed (SIGKILL) mid-commit is rolled back by the nex
           "[sim][cli][out]") {
   TempDir tmp;
   const fs::path d = tmp.path() / "o";
-  REQUIRE(run_cli("simulate --config " + kTiny + " --seeds 1 --quiet --out " + shell_quote(d.string())).code == 0);
+  REQUIRE(run_cli("simulate --config " + kOutTiny + " --seeds 1 --quiet --out " + shell_quote(d.string())).code == 0);
   const auto earlier = entries(d);
   const auto killed = run_with_hook(
-      "kill:3", "simulate --config " + kTiny + " --seeds 2 --quiet --force --out " + shell_quote(d.string()));
+      "kill:3", "simulate --config " + kOutTiny + " --seeds 2 --quiet --force --out " + shell_quote(d.string()));
   CHECK((killed.code == -1 || killed.code == 137));
   CHECK(entries(d) != earlier);  // a mixed set and the journal, until the folder is next written
   // The next run on the folder (here refused: earlier results, no --force) first rolls the commit back.
-  const auto next = run_cli("simulate --config " + kTiny + " --seeds 2 --quiet --out " + shell_quote(d.string()));
+  const auto next = run_cli("simulate --config " + kOutTiny + " --seeds 2 --quiet --out " + shell_quote(d.string()));
   CHECK(next.code == 2);
   CHECK_THAT(next.err, Contains("rolled back an output commit cut short") && Contains("holds the results"));
   CHECK(entries(d) == earlier);
@@ -121,12 +121,13 @@ TEST_CASE("sim::cli: --force onto results where an output name is a folder is re
           "[sim][cli][out]") {
   TempDir tmp;
   const fs::path d = tmp.path() / "o";
-  REQUIRE(run_cli("simulate --config " + kTiny + " --seeds 1 --quiet --out " + shell_quote(d.string())).code == 0);
+  REQUIRE(run_cli("simulate --config " + kOutTiny + " --seeds 1 --quiet --out " + shell_quote(d.string())).code == 0);
   fs::remove(d / "table.csv");
   fs::create_directories(d / "table.csv");
   std::ofstream(d / "table.csv" / "mine.txt") << "mine\n";
   const auto earlier = entries(d);
-  const auto r = run_cli("simulate --config " + kTiny + " --seeds 2 --quiet --force --out " + shell_quote(d.string()));
+  const auto r =
+      run_cli("simulate --config " + kOutTiny + " --seeds 2 --quiet --force --out " + shell_quote(d.string()));
   CHECK(r.code == 2);
   CHECK(r.out.empty());  // nothing ran
   CHECK_THAT(r.err, Contains((d / "table.csv").string() + ": is a folder where ringsched writes its output file"));
@@ -148,7 +149,7 @@ TEST_CASE("sim::cli: a second writer of an --out folder is refused at once, nami
   const OutputLock held(d.string());  // this test process is the first writer
   const std::string holder = "another ringsched process (pid " + std::to_string(::getpid()) + ") is writing here";
   const auto sim =
-      run_cli("simulate --config " + kTiny + " --seeds 1 --quiet --force --out " + shell_quote(d.string()));
+      run_cli("simulate --config " + kOutTiny + " --seeds 1 --quiet --force --out " + shell_quote(d.string()));
   CHECK(sim.code == 2);
   CHECK(sim.out.empty());
   CHECK_THAT(sim.err, Contains(d.string() + ": " + holder));
@@ -171,8 +172,9 @@ TEST_CASE("sim::cli: the clean-up of temporaries leaves a user's thesis.tmp.2024
   fs::create_directories(d / "thesis.tmp.20240101");
   std::ofstream(d / "thesis.tmp.20240101" / "chapter.tex") << "years of work\n";
   std::ofstream(d / "draft.tmp.999999999") << "mine\n";
-  REQUIRE(run_cli("simulate --config " + kTiny + " --seeds 1 --quiet --force --out " + shell_quote(d.string())).code ==
-          0);
+  REQUIRE(
+      run_cli("simulate --config " + kOutTiny + " --seeds 1 --quiet --force --out " + shell_quote(d.string())).code ==
+      0);
   CHECK(read_whole_file(d / "thesis.tmp.20240101" / "chapter.tex") == "years of work\n");
   CHECK(read_whole_file(d / "draft.tmp.999999999") == "mine\n");
 }
@@ -181,7 +183,7 @@ TEST_CASE("sim::cli: table3 --out --force interrupted in its held-out block leav
           "[sim][cli][out]") {
   TempDir tmp;
   const fs::path d = tmp.path() / "o";
-  const std::string args = "table3 --config " + kTiny + " --eval both --strategies eight,precompute --threads 1 ";
+  const std::string args = "table3 --config " + kOutTiny + " --eval both --strategies eight,precompute --threads 1 ";
   REQUIRE(run_cli(args + "--seeds 1 --jobs 4 --quiet --out " + shell_quote(d.string())).code == 0);
   REQUIRE(fs::exists(d / "held-out" / "summary.json"));
   const auto earlier = entries(d);
@@ -206,11 +208,11 @@ TEST_CASE("sim::cli: --out on a full file system is refused before the run", "[s
   const std::string inner =
       "mount -t tmpfs -o size=1m tmpfs " + shell_quote(mnt) + " || exit 99; mkdir " + shell_quote(mnt + "/o") + " " +
       shell_quote(mnt + "/p") + "; dd if=/dev/zero of=" + shell_quote(mnt + "/fill") +
-      " bs=4k count=252 2>/dev/null; " + shell_quote(RINGSCHED_BINARY) + " simulate --config " + kTiny +
+      " bs=4k count=252 2>/dev/null; " + shell_quote(RINGSCHED_BINARY) + " simulate --config " + kOutTiny +
       " --seeds 1 --quiet --out " + shell_quote(mnt + "/o") + " >" + shell_quote(tmp / "out1") + " 2>" +
       shell_quote(tmp / "err1") + "; echo $? >" + shell_quote(tmp / "rc1") +
       "; dd if=/dev/zero of=" + shell_quote(mnt + "/fill2") + " bs=4k 2>/dev/null; " + shell_quote(RINGSCHED_BINARY) +
-      " simulate --config " + kTiny + " --seeds 1 --quiet --out " + shell_quote(mnt + "/p") + " >" +
+      " simulate --config " + kOutTiny + " --seeds 1 --quiet --out " + shell_quote(mnt + "/p") + " >" +
       shell_quote(tmp / "out2") + " 2>" + shell_quote(tmp / "err2") + "; echo $? >" + shell_quote(tmp / "rc2");
   bool mounted = false;
   for (const char* how : {"unshare -rm", "unshare -m"}) {
@@ -240,11 +242,11 @@ TEST_CASE("sim::cli: two --force writers started at once leave one run's set, th
   const fs::path a = tmp.path() / "a";
   const fs::path b = tmp.path() / "b";
   const fs::path d = tmp.path() / "o";
-  REQUIRE(run_cli("simulate --config " + kTiny + " --seeds 1 --quiet --out " + shell_quote(a.string())).code == 0);
-  REQUIRE(run_cli("simulate --config " + kTiny + " --seeds 3 --quiet --out " + shell_quote(b.string())).code == 0);
+  REQUIRE(run_cli("simulate --config " + kOutTiny + " --seeds 1 --quiet --out " + shell_quote(a.string())).code == 0);
+  REQUIRE(run_cli("simulate --config " + kOutTiny + " --seeds 3 --quiet --out " + shell_quote(b.string())).code == 0);
   const auto set_a = entries(a);
   const auto set_b = entries(b);
-  const std::string bin = shell_quote(RINGSCHED_BINARY) + " simulate --config " + kTiny + " --quiet --force --out " +
+  const std::string bin = shell_quote(RINGSCHED_BINARY) + " simulate --config " + kOutTiny + " --quiet --force --out " +
                           shell_quote(d.string());
   for (int round = 0; round < 8; ++round) {
     CAPTURE(round);
