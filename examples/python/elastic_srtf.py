@@ -17,26 +17,11 @@ import argparse
 import os
 import sys
 
-
-def import_ringsched():
-    """The package ringsched: installed, on PYTHONPATH, or else the build tree's (build/python beside this file's
-    checkout), so that `examples/python/elastic_srtf.py` runs from any folder once the module is built."""
-    try:
-        import ringsched
-    except ImportError:
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        sys.path.insert(0, os.path.join(root, "build", "python"))
-        try:
-            import ringsched
-        except ImportError as e:
-            sys.exit(f"elastic_srtf.py: cannot import ringsched with {sys.executable} ({e}): build it "
-                     "(cmake --build build --target ringsched_python) and run this with Debian's /usr/bin/python3")
-    return ringsched
+from find_ringsched import ROOT, import_ringsched
 
 
-ringsched = import_ringsched()
-HELDOUT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "workloads",
-                       "examples", "heldout.json")
+ringsched = import_ringsched("elastic_srtf.py")
+HELDOUT = os.path.join(ROOT, "workloads", "examples", "heldout.json")
 
 
 class ElasticSrtf(ringsched.Strategy):

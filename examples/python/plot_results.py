@@ -15,6 +15,8 @@ import json
 import os
 import sys
 
+from find_ringsched import import_ringsched
+
 
 def _num(v):
     """A summary.json figure: null (n = 0 for a mean, n < 2 for a CI) is NaN, which draws no bar or whisker."""
@@ -27,20 +29,6 @@ def _errs(values, scale=1.0):
     return errs if any(e == e for e in errs) else None
 
 
-def import_ringsched():
-    """The package ringsched: installed, on PYTHONPATH, or else the build tree's (build/python beside this file's
-    checkout), so that `examples/python/plot_results.py` runs from any folder once the module is built."""
-    try:
-        import ringsched
-    except ImportError:
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        sys.path.insert(0, os.path.join(root, "build", "python"))
-        try:
-            import ringsched
-        except ImportError as e:
-            sys.exit(f"plot_results.py: cannot import ringsched with {sys.executable} ({e}): build it "
-                     "(cmake --build build --target ringsched_python) and run this with Debian's /usr/bin/python3")
-    return ringsched
 
 
 def plot_summary(summary, png, title=None):
@@ -97,7 +85,7 @@ def main(argv):
     if (args.folder is None) == (args.config is None):
         ap.error("give a folder with summary.json or --config")
     if args.config:
-        ringsched = import_ringsched()
+        ringsched = import_ringsched("plot_results.py")
         try:
             summary = ringsched.simulate(args.config).summary
         except ringsched.InputError as e:
