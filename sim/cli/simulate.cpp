@@ -23,11 +23,7 @@ struct SimulateOptions {
 // --plot: after a run that wrote its files, scripts/plot draws them into o.plot. Without matplotlib: the package to
 // install and exit 2 (the results are written).
 int draw_plots(const SimulateOptions& o, const std::string& data_dir) {
-  if (!plotting_available()) {
-    std::fprintf(stderr, "ringsched: error: %s\n", plotting_missing_message(data_dir, o.plot).c_str());
-    return 2;
-  }
-  if (run_plot_script(data_dir, o.plot, o.run.time_unit) != 0) return 1;
+  if (const int rc = run_plot_script(data_dir, o.plot, o.run.time_unit); rc != 0) return rc;
   std::fprintf(stderr, "ringsched: plots (PNG and SVG) in %s\n", o.plot.c_str());
   return 0;
 }

@@ -48,9 +48,9 @@ std::string plotting_missing_message(const std::string& data_dir, const std::str
 }
 
 int run_plot_script(const std::string& data_dir, const std::string& plot_dir, const std::string& time_unit) {
-  if (!plotting_available()) {
-    std::fprintf(stderr, "ringsched: %s\n", plotting_missing_message(data_dir, plot_dir).c_str());
-    return 1;
+  if (!plotting_available()) {  // what the user can install: exit 2, as other input the user can fix
+    std::fprintf(stderr, "ringsched: error: %s\n", plotting_missing_message(data_dir, plot_dir).c_str());
+    return 2;
   }
   const std::string script = plot_script_path();
   std::error_code ec;

@@ -191,6 +191,20 @@ TEST_CASE("sim::cli: simulate --plot without matplotlib exits 2 naming the packa
   CHECK_FALSE(fs::exists(d.path() / "plots2" / "table3.png"));
 }
 
+TEST_CASE("sim::cli: table3 --plot and sweep --plot without matplotlib exit 2 as simulate does", "[plot][cli]") {
+  TempDir d;
+  const std::string no_python = "RINGSCHED_PLOT_PYTHON=" + (d / "no-python") + " " + shell_quote(RINGSCHED_BINARY);
+  const CliResult t = run_sh(no_python + " table3 --quiet --seeds 1 --jobs 6 --eval in-sample --plot " + (d / "t3"));
+  CHECK(t.code == 2);
+  CHECK(t.err.find("apt-get install python3-matplotlib") != std::string::npos);
+  CHECK(fs::is_regular_file(d.path() / "t3" / "summary.json"));
+  const CliResult w = run_sh(no_python + " sweep --quiet --config " + kFixtures + "sweep/tiny-sweep.json --out " +
+                             (d / "sw") + " --plot " + (d / "swp"));
+  CHECK(w.code == 2);
+  CHECK(w.err.find("apt-get install python3-matplotlib") != std::string::npos);
+  CHECK(fs::is_regular_file(d.path() / "sw" / "sweep.json"));
+}
+
 TEST_CASE("sim::cli: table3 --time-unit s prints and writes seconds, a bad unit is refused", "[cli][report]") {
   TempDir d;
   const CliResult r =
