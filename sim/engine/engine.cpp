@@ -15,6 +15,7 @@
 #include "sim/cluster/placement.h"
 #include "sim/engine/goodput_job.h"
 #include "sim/engine/rounds.h"
+#include "workloads/number_text.h"
 #include "workloads/rng.h"
 
 namespace ringsched {
@@ -48,12 +49,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // job instead of looping or overflowing the clock.
 constexpr double kMaxSimTime = kSimHorizonS;
 constexpr int kMaxIdleRounds = 10000;
-
-std::string seconds_text(double v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
 
 // A goodput job's public facts: the batch it was submitted with (0 when it adapts its batch), and at most as many
 // GPUs as that batch (the application's largest, when adapting) has smallest per-GPU batches.
@@ -129,7 +124,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       const JobTruth& t = w.jobs[i];
       if (t.id != static_cast<int>(i)) throw std::logic_error("workload job ids must be 0..n-1 in order");
       if (!(t.arrival >= 0.0 && t.arrival <= kMaxSimTime)) {
-        throw InputError("job '" + t.name + "': arrival time " + seconds_text(t.arrival) +
+        throw InputError("job '" + t.name + "': arrival time " + number_text(t.arrival) +
                          " s is not a time within the simulated horizon (0..1e12 s)");
       }
       const JobClass& cls = cls_of(static_cast<int>(i));
@@ -145,7 +140,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       rt_[i].observed = beliefs_[i] != nullptr && beliefs_[i]->observes();
       rt_[i].work = rt_[i].gp ? rt_[i].gp->total() : t.work_samples;
       if (!(rt_[i].work > 0.0 && std::isfinite(rt_[i].work))) {
-        throw InputError("job '" + t.name + "': its work (" + seconds_text(rt_[i].work) +
+        throw InputError("job '" + t.name + "': its work (" + number_text(rt_[i].work) +
                          ") is not a positive finite amount");
       }
       JobResult& r = result_.jobs[i];
@@ -312,11 +307,11 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   void push(Event e) {
     if (!(e.time <= kMaxSimTime)) {  // also NaN
       if (e.job < 0)
-        throw std::logic_error("strategy '" + strat_.name() + "' asked to be woken at " + seconds_text(e.time) + " s");
+        throw std::logic_error("strategy '" + strat_.name() + "' asked to be woken at " + number_text(e.time) + " s");
       const JobTruth& t = wl_.jobs[static_cast<std::size_t>(e.job)];
       throw InputError("job '" + t.name + "' (class " + cls_of(e.job).name + "): the simulated clock would reach " +
-                       seconds_text(e.time) + " s, beyond the horizon of 1e12 s: its work (" +
-                       seconds_text(rt_[static_cast<std::size_t>(e.job)].work) +
+                       number_text(e.time) + " s, beyond the horizon of 1e12 s: its work (" +
+                       number_text(rt_[static_cast<std::size_t>(e.job)].work) +
                        ") or its speed is absurd; check the class's work and batch or the trace's durations");
     }
     e.seq = seq_++;

@@ -12,6 +12,7 @@
 #include "sim/engine/metrics.h"
 #include "sim/experiments/config.h"
 #include "sim/experiments/runner.h"
+#include "workloads/number_text.h"
 
 namespace ringsched {
 namespace {
@@ -22,17 +23,11 @@ std::string pct(double share) {
   return buf;
 }
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 std::string span(int lo, int hi) {
   return lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
 }
 std::string span(double lo, double hi) {
-  return lo == hi ? num(lo) : num(lo) + "-" + num(hi);
+  return lo == hi ? number_text(lo) : number_text(lo) + "-" + number_text(hi);
 }
 
 // "asked 32-64 GPUs on 8-16 nodes, per-GPU batch 12 (measured: 1-16 GPUs on 1-4 nodes, per-GPU batch 4-12)"

@@ -11,6 +11,7 @@
 #include "sim/experiments/belief_checks.h"
 #include "sim/experiments/builtin_configs.h"
 #include "traces/trace_format.h"
+#include "workloads/number_text.h"
 
 namespace ringsched {
 
@@ -32,12 +33,6 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
-std::string num(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 // Absent figures are null, never 0: no mean without a successful seed, no spread or interval from one seed.
 nlohmann::json agg_json(const Aggregate& a) {
   const auto value_if = [](bool present, double v) { return present ? nlohmann::json(v) : nlohmann::json(nullptr); };
@@ -56,10 +51,10 @@ std::string shown_ci(const Aggregate& a, const char* f, double scale) {
 }
 // CSV fields: empty for what is absent (pandas reads it as NaN).
 std::string csv_mean(const Aggregate& a, double scale) {
-  return a.n > 0 ? num(a.mean * scale) : "";
+  return a.n > 0 ? number_text(a.mean * scale) : "";
 }
 std::string csv_spread(const Aggregate& a, double v, double scale) {
-  return a.n > 1 ? num(v * scale) : "";
+  return a.n > 1 ? number_text(v * scale) : "";
 }
 
 // The display scale and format of a metric in Markdown: time metrics (unit s) in the chosen unit, others as the
@@ -71,15 +66,15 @@ std::pair<double, const char*> display_of(const MetricInfo& m, const TimeUnit& u
 
 // table.csv's `load` and `rate_per_hour`: empty when the level has none (a rate level has no load, a trace no rate).
 std::string level_load_field(const LevelSpec& l) {
-  return l.load > 0.0 ? num(l.load) : "";
+  return l.load > 0.0 ? number_text(l.load) : "";
 }
 std::string level_rate_field(const LevelSpec& l) {
-  return l.rate_per_s > 0.0 ? num(l.rate_per_s * 3600.0) : "";
+  return l.rate_per_s > 0.0 ? number_text(l.rate_per_s * 3600.0) : "";
 }
 
 std::string level_desc(const LevelSpec& l) {
-  if (l.load > 0.0) return l.name + " (load " + num(l.load) + ")";
-  if (l.rate_per_s > 0.0) return l.name + " (" + num(l.rate_per_s * 3600.0) + " jobs/h)";
+  if (l.load > 0.0) return l.name + " (load " + number_text(l.load) + ")";
+  if (l.rate_per_s > 0.0) return l.name + " (" + number_text(l.rate_per_s * 3600.0) + " jobs/h)";
   return l.name;  // a trace: its own arrival times
 }
 
@@ -182,7 +177,7 @@ std::string table3_csv(const ExperimentConfig& c, const ExperimentResult& r, con
       const PairedRatio pr = paired_ratio(c, r, l, s, eight);
       out << csv_field(c.levels[l].name) << ',' << level_load_field(c.levels[l]) << ',' << level_rate_field(c.levels[l])
           << ',' << csv_field(c.strategies[s].label) << ',' << csv_mean(a, scale) << ',' << csv_spread(a, a.ci95, scale)
-          << ',' << a.n << ',' << (pr.available ? num(pr.ratio.mean) : "") << ','
+          << ',' << a.n << ',' << (pr.available ? number_text(pr.ratio.mean) : "") << ','
           << (pr.available ? csv_spread(pr.ratio, pr.ratio.ci95, 1.0) : "") << '\n';
     }
   }
@@ -620,10 +615,10 @@ std::string job_rows(const ExperimentConfig& c, const CellRun& run) {
                              csv_field(c.strategies[static_cast<std::size_t>(run.strategy)].label) + ',' +
                              std::to_string(run.seed) + ',';
   for (const auto& j : run.jobs) {
-    out << prefix << j.id << ',' << csv_field(j.name) << ',' << csv_field(j.class_name) << ',' << num(j.arrival) << ','
-        << num(j.first_start) << ',' << num(j.finish) << ',' << num(j.finish - j.arrival) << ','
-        << num(j.first_start - j.arrival) << ',' << j.restarts << ',' << num(j.gpu_seconds) << ',' << j.max_gpus << ','
-        << num(j.work);
+    out << prefix << j.id << ',' << csv_field(j.name) << ',' << csv_field(j.class_name) << ',' << number_text(j.arrival)
+        << ',' << number_text(j.first_start) << ',' << number_text(j.finish) << ',' << number_text(j.finish - j.arrival)
+        << ',' << number_text(j.first_start - j.arrival) << ',' << j.restarts << ',' << number_text(j.gpu_seconds)
+        << ',' << j.max_gpus << ',' << number_text(j.work);
     if (c.cluster.typed()) out << ',' << csv_field(j.gpu_type);
     out << ',' << (c.workload.measure.contains(j.id) ? '1' : '0') << '\n';
   }
@@ -636,7 +631,7 @@ std::string event_rows(const ExperimentConfig& c, const CellRun& run) {
                              csv_field(c.strategies[static_cast<std::size_t>(run.strategy)].label) + ',' +
                              std::to_string(run.seed) + ',';
   for (const auto& e : run.events) {
-    out << prefix << num(e.time) << ',' << e.job << ',' << e.from << ',' << e.to << ',' << to_string(e.kind);
+    out << prefix << number_text(e.time) << ',' << e.job << ',' << e.from << ',' << e.to << ',' << to_string(e.kind);
     if (c.cluster.typed()) out << ',' << csv_field(c.cluster.pools[static_cast<std::size_t>(e.pool)].gpu_type);
     out << '\n';
   }

@@ -16,15 +16,10 @@
 #include "sim/experiments/config.h"
 #include "traces/trace_format.h"
 #include "workloads/json_reader.h"
+#include "workloads/number_text.h"
 
 namespace ringsched {
 namespace {
-
-std::string num(double v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
 
 // The most samples per second a job of the class reaches on any GPU count it may hold, on any GPU type of the
 // cluster (0 when its speed needs more than a count, e.g. a goodput-model class: its work is then not checked).
@@ -84,11 +79,12 @@ void check_trace_rows(const JsonReader& root, const ExperimentConfig& c) {
     const std::string row = at + "job '" + tj.name + "' (class " + cls.name + ")";
     const std::string stop = "; the simulated clock stops at 1e12 s, so every run would fail there";
     if (!(first_decision(0.0, c.scheduler.interval_s) + need <= kSimHorizonS)) {
-      tr.at("file").fail(row + ": its work (" + num(job.work_samples) + " samples) takes at least " + num(need) +
-                         " s even at its class's fastest (" + num(rate) + " samples/s)" + stop +
-                         " (check the row's steps or duration)");
+      tr.at("file").fail(row + ": its work (" + number_text(job.work_samples) + " samples) takes at least " +
+                         number_text(need) + " s even at its class's fastest (" + number_text(rate) + " samples/s)" +
+                         stop + " (check the row's steps or duration)");
     }
-    const std::string when = row + " arrives at " + num(arrival) + " s and needs at least " + num(need) + " s" + stop;
+    const std::string when =
+        row + " arrives at " + number_text(arrival) + " s and needs at least " + number_text(need) + " s" + stop;
     const bool copy = tr.has("repeat") && tj.name.find('~') != std::string::npos;
     if (copy) tr.at("repeat").at("every").fail(when + " (lower repeat.every or repeat.copies)");
     if (tr.has("time_scale")) tr.at("time_scale").fail(when + " (lower time_scale)");
@@ -106,9 +102,10 @@ void check_restart_vs_round(const JsonReader& root, const ExperimentConfig& c) {
     most = std::max(most, std::min(cls.max_gpus, c.cluster.largest_pool_gpus()));
   const double cost = c.restart.cost_s + c.restart.cost_per_gpu_s * most;
   if (cost < round) return;
-  const std::string msg = "a restart of " + num(cost) + " s (restart.cost_s " + num(c.restart.cost_s) +
-                          " + restart.cost_per_gpu_s " + num(c.restart.cost_per_gpu_s) + " x " + std::to_string(most) +
-                          " GPUs) is not shorter than the round (scheduler.interval_s " + num(round) +
+  const std::string msg = "a restart of " + number_text(cost) + " s (restart.cost_s " + number_text(c.restart.cost_s) +
+                          " + restart.cost_per_gpu_s " + number_text(c.restart.cost_per_gpu_s) + " x " +
+                          std::to_string(most) + " GPUs) is not shorter than the round (scheduler.interval_s " +
+                          number_text(round) +
                           " s): a job moved in one round would still be restarting when the next may move it again, "
                           "and under a policy that does so no job ever progresses; shorten the restart or lengthen "
                           "the round";
@@ -132,7 +129,7 @@ void check_gavel_reference(const JsonReader& root, const ExperimentConfig& c) {
       const JsonReader arrival = root.at("workload").at("arrival");
       (arrival.has("reference_gpu_type") ? arrival.at("reference_gpu_type") : arrival)
           .fail("class '" + cls.name + "' of catalog " + c.workload.catalog->name + " (" + c.workload.catalog->origin +
-                ") has throughput " + num(rate) + " on " + std::to_string(sf) + " " + ref +
+                ") has throughput " + number_text(rate) + " on " + std::to_string(sf) + " " + ref +
                 " GPU(s), where Gavel's generator measures job durations: its jobs would have no duration and "
                 "every run would fail (fix the throughput or choose another reference_gpu_type)");
     }
