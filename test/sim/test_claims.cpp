@@ -257,3 +257,13 @@ TEST_CASE("sim::Docs: every test docs/reliability.md names exists", "[sim][docs]
   }
   CHECK(checked >= 30);
 }
+
+TEST_CASE("sim::Layout: no test name holds a semicolon (CMake's lists cut it and ctest then matches no test)",
+          "[sim][layout]") {
+  const auto names = claims_test::registered_test_names();
+  REQUIRE(names.size() > 100);
+  for (const auto& n : names) {
+    INFO("test name: " << n);
+    CHECK(n.find(';') == std::string::npos);
+  }
+}

@@ -65,7 +65,7 @@ void require_same_results(const RunResult& a, const RunResult& b) {
 
 }  // namespace
 
-TEST_CASE("sim::RoundClock: round k starts at k x interval; a jump lands on the first round at or after a time",
+TEST_CASE("sim::RoundClock: round k starts at k x interval, a jump lands on the first round at or after a time",
           "[sim][rounds]") {
   RoundClock c(7.3);
   CHECK(c.next() == 7.3);
