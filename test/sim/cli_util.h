@@ -27,6 +27,10 @@ inline std::string read_whole_file(const std::filesystem::path& p) {
   return ss.str();
 }
 
+inline void write_whole_file(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
 // A new empty directory under the system temp dir, removed when the object goes away.
 class TempDir {
  public:

@@ -8,22 +8,16 @@
 #include "sim/engine/engine.h"
 #include "strategies/allocation.h"
 #include "test/sim/cli_util.h"
+#include "test/sim/linear_catalog.h"
 #include "workloads/json_reader.h"
 
 using namespace ringsched;
 using namespace ringsched::test;
 using ringsched::test::run_cli;
 
-namespace {
+using ringsched::test::linear_catalog;
 
-// One node of 4 GPUs; one class with step = 1/w s at batch 100: 100 w samples/s, max 4.
-std::shared_ptr<const Catalog> linear_catalog() {
-  const std::string text = R"({"name": "lin", "classes": [
-    {"name": "lin", "batch": {"mode": "fixed_global", "size": 100}, "model_size_mparams": 1,
-     "work": {"samples": 1000}, "gpus": {"max": 4}, "speed": {"kind": "eq5", "t0": 0.01, "t1": 0, "t2": 0, "t3": 0}}
-  ]})";
-  return std::make_shared<const Catalog>(parse_catalog(parse_json_text(text, "lin.json"), "lin.json"));
-}
+namespace {
 
 Workload jobs_at(std::vector<std::pair<double, double>> arrival_work) {
   Workload w;

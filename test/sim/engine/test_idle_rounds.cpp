@@ -12,23 +12,16 @@
 #include "sim/engine/engine.h"
 #include "sim/engine/rounds.h"
 #include "strategies/registry.h"
+#include "test/sim/linear_catalog.h"
 #include "test/sim/scripted_strategy.h"
 #include "workloads/json_reader.h"
 #include "workloads/workload.h"
 
 using namespace ringsched;
 
-namespace {
+using ringsched::test::linear_catalog;
 
-// One class: fixed global batch 100, step 1/w s, so 100 w samples/s (perfect scaling), 1..4 GPUs.
-std::shared_ptr<const Catalog> linear_catalog() {
-  const std::string text = R"({"name": "lin", "classes": [
-    {"name": "lin", "batch": {"mode": "fixed_global", "size": 100}, "model_size_mparams": 1,
-     "work": {"samples": 1000, "sigma": 0.5}, "gpus": {"max": 4},
-     "speed": {"kind": "eq5", "t0": 0.01, "t1": 0, "t2": 0, "t3": 0}}
-  ]})";
-  return std::make_shared<const Catalog>(parse_catalog(parse_json_text(text, "lin.json"), "lin.json"));
-}
+namespace {
 
 JobTruth job(int id, double arrival, double work) {
   JobTruth j;
@@ -90,7 +83,7 @@ TEST_CASE("sim::RoundClock: round k starts at k x interval, a jump lands on the 
 
 TEST_CASE("sim::Engine: rounds with no job active are skipped with the same results as walking every round",
           "[sim][rounds]") {
-  const auto cat = linear_catalog();
+  const auto cat = linear_catalog(0.5);
   // Bursts of jobs with idle gaps between them (and before the first), so some rounds have no job active.
   Workload w;
   w.catalog = cat;
@@ -130,7 +123,7 @@ TEST_CASE("sim::Engine: rounds with no job active are skipped with the same resu
 
 TEST_CASE("sim::Engine: a 9e11 s gap between two arrivals with 1 s rounds takes a handful of rounds", "[sim][rounds]") {
   Workload w;
-  w.catalog = linear_catalog();
+  w.catalog = linear_catalog(0.5);
   w.jobs = {job(0, 0.0, 400.0), job(1, 9e11, 4000.0)};
   // Every active job gets all 4 GPUs (one at a time here): 400 samples/s.
   test::ScriptedStrategy all([](const Snapshot& s) {

@@ -8,22 +8,16 @@
 #include <tuple>
 
 #include "sim/engine/engine.h"
+#include "test/sim/linear_catalog.h"
 #include "test/sim/scripted_strategy.h"
 #include "test/sim/two_jobs.h"
 #include "workloads/json_reader.h"
 
 using namespace ringsched;
 
-namespace {
+using ringsched::test::linear_catalog;
 
-// One class: fixed global batch 100, step = 0.01 x 100 / w = 1/w s, so 100 w samples/s (perfect scaling), max 4.
-std::shared_ptr<const Catalog> linear_catalog() {
-  const std::string text = R"({"name": "lin", "classes": [
-    {"name": "lin", "batch": {"mode": "fixed_global", "size": 100}, "model_size_mparams": 1,
-     "work": {"samples": 1000}, "gpus": {"max": 4}, "speed": {"kind": "eq5", "t0": 0.01, "t1": 0, "t2": 0, "t3": 0}}
-  ]})";
-  return std::make_shared<const Catalog>(parse_catalog(parse_json_text(text, "lin.json"), "lin.json"));
-}
+namespace {
 
 // Job 0 arrives at 0 with 40,000 samples, job 1 at 50 with 10,000.
 Workload two_jobs() {

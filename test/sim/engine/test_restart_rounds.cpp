@@ -15,22 +15,16 @@
 #include "sim/experiments/replicate.h"
 #include "strategies/registry.h"
 #include "test/input_error_of.h"
+#include "test/sim/linear_catalog.h"
 #include "test/sim/scripted_strategy.h"
 #include "workloads/json_reader.h"
 
 using namespace ringsched;
 using ringsched::test::error_of;
 
-namespace {
+using ringsched::test::linear_catalog;
 
-// One class: 100 w samples/s on w GPUs, 1..4 GPUs.
-std::shared_ptr<const Catalog> linear_catalog() {
-  const std::string text = R"({"name": "lin", "classes": [
-    {"name": "lin", "batch": {"mode": "fixed_global", "size": 100}, "model_size_mparams": 1,
-     "work": {"samples": 1000}, "gpus": {"max": 4}, "speed": {"kind": "eq5", "t0": 0.01, "t1": 0, "t2": 0, "t3": 0}}
-  ]})";
-  return std::make_shared<const Catalog>(parse_catalog(parse_json_text(text, "lin.json"), "lin.json"));
-}
+namespace {
 
 struct Stop {};
 

@@ -25,16 +25,13 @@ using namespace ringsched;
 using Catch::Contains;
 using Catch::StartsWith;
 using ringsched::test::error_of;
+using ringsched::test::write_whole_file;
 
 namespace {
 
-void write(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
 // 1 node x 4 GPUs, one class of 100 w samples/s, a generic trace of two rows (0 s and 10 s, 100 s on one GPU).
 nlohmann::json generic_doc(const test::TempDir& dir) {
-  write(dir / "two.csv", "timestamp,duration,num_gpus\n0,100,1\n10,100,1\n");
+  write_whole_file(dir / "two.csv", "timestamp,duration,num_gpus\n0,100,1\n10,100,1\n");
   return parse_json_text(R"({
     "cluster": {"nodes": 1, "gpus_per_node": 4},
     "workload": {"catalog": {"name": "c", "classes": [
@@ -106,7 +103,7 @@ TEST_CASE("sim::check_runs_can_finish: a Gavel trace row of 1e15 steps is refuse
           "[hostile][run_checks]") {
   test::TempDir dir;
   const std::string row = "Transformer (batch size 128)\tcmd\t-step\t1\t";
-  write(dir / "g.trace", row + "1000\t0\t1\n" + row + "1000000000000000\t60\t1\n");
+  write_whole_file(dir / "g.trace", row + "1000\t0\t1\n" + row + "1000000000000000\t60\t1\n");
   nlohmann::json doc = parse_json_text(R"({
     "cluster": {"pools": [{"gpu_type": "v100", "nodes": 2, "gpus_per_node": 1},
                           {"gpu_type": "k80", "nodes": 2, "gpus_per_node": 1}]},
@@ -117,7 +114,7 @@ TEST_CASE("sim::check_runs_can_finish: a Gavel trace row of 1e15 steps is refuse
                                         Contains("its work (1e+15 samples) takes at least") &&
                                         Contains("(check the row's steps or duration)"));
   // The same run without the check: the job's completion lies beyond the horizon.
-  write(dir / "g.trace", row + "1000\t0\t1\n" + row + "1000\t60\t1\n");
+  write_whole_file(dir / "g.trace", row + "1000\t0\t1\n" + row + "1000\t60\t1\n");
   ExperimentConfig c = parse_experiment(doc, "t.json", dir.path().string());
   Trace big = *c.workload.trace;
   big.jobs[1].steps = 1e15;
@@ -156,14 +153,14 @@ TEST_CASE("sim::read_gavel_throughputs: a zero on the reference type or a denorm
   const std::string file = dir / "simulation_throughputs.json";
   nlohmann::json zero = shipped;
   zero["v100"][key]["null"] = 0.0;
-  write(file, zero.dump());
+  write_whole_file(file, zero.dump());
   CHECK(error_of([&] { (void)gavel_catalog(dir.path().string()); }) ==
         file + ": v100." + key +
             ".null: throughput 0 on the reference GPU type v100, where job durations are defined (a job type must "
             "run there)");
   nlohmann::json tiny = shipped;
   tiny["p100"][key]["null"] = 4.9e-324;
-  write(file, tiny.dump());
+  write_whole_file(file, tiny.dump());
   CHECK(error_of([&] { (void)gavel_catalog(dir.path().string()); }) ==
         file + ": p100." + key + ".null: a throughput below 2.2e-308 steps/s");
   // Without the check each would give Gavel's generator a class it cannot time: 0 steps/s, and a denormal whose
