@@ -213,7 +213,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
         heap_.pop();
         ++result_.events_processed;
         decide |= handle(e);
-        if (cfg_.progress && (result_.events_processed & 0xFFFF) == 0) report_progress();
+        if ((result_.events_processed & 0xFFFF) == 0) poll_every_65536_events();
       }
       if (decide && active_count_ > 0) run_strategy();
       if (decide && round_based()) check_idle_rounds();
@@ -246,6 +246,13 @@ class Engine final : public Probe, public ClusterView, public JobViews {
                              " rounds with nothing running and no arrival to come (a job larger than any GPU pool, or "
                              "one whose throughput is 0 on every GPU type of the cluster?)");
     }
+  }
+
+  void poll_every_65536_events() {
+    if (cfg_.progress) report_progress();
+    if (cfg_.stop && cfg_.stop())
+      throw std::runtime_error("stopped after " + std::to_string(result_.events_processed) +
+                               " events: the experiment was stopped");
   }
 
   void report_progress() {

@@ -50,6 +50,9 @@ struct EngineConfig {
   // Called every 65,536 events and when the run ends with the events handled and jobs finished since the last call
   // (progress lines; sim/experiments/progress.h). Empty = not called.
   std::function<void(std::uint64_t events, int finished)> progress;
+  // Asked every 65,536 events: true ends the run with an error "stopped after N events" (the Python module's Ctrl-C
+  // cuts a long run short). Empty = never asked.
+  std::function<bool()> stop;
   std::uint64_t seed = 1;  // measurement-noise stream of the Probe
   // Lognormal sigma of the steps a job measures of its own runs, reported to beliefs that learn from them (`agent`;
   // the config's beliefs.agent.measurement_sigma). Keyed by (seed, job, measurement): independent of decision order.

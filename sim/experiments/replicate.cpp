@@ -60,7 +60,7 @@ std::shared_ptr<const BeliefSource> make_beliefs(const ExperimentConfig& config,
 }
 
 CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int seed_index, bool keep_events,
-                 LiveProgress* progress, bool score_beliefs) {
+                 LiveProgress* progress, bool score_beliefs, const std::function<bool()>& stop) {
   CellRun cell;
   cell.level = level;
   cell.strategy = strategy;
@@ -82,6 +82,7 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
   EngineConfig ec = engine_config(config, cell.seed, keep_events);
   ec.score_beliefs = score_beliefs;
   if (progress != nullptr) ec.progress = [progress](std::uint64_t events, int jobs) { progress->add(events, jobs); };
+  ec.stop = stop;
   RunResult rr = simulate(*wl, *strat, *beliefs, ec);
   const models::TableStats ts = models::thread_table_stats();
   cell.table_lookups = ts.lookups;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -45,8 +46,10 @@ struct CellRun : RunOutcome {
 
 // One replicate (used by run_experiment, sweeps and tests). score_beliefs: also score the strategy's beliefs at
 // every decision (CellRun::belief_score; the prediction-error row of learning beliefs).
+// stop: asked during the run (EngineConfig::stop); true ends it with an error.
 CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int seed_index, bool keep_events,
-                 LiveProgress* progress = nullptr, bool score_beliefs = false);
+                 LiveProgress* progress = nullptr, bool score_beliefs = false,
+                 const std::function<bool()>& stop = nullptr);
 
 // The jobs of one replicate at a level (Poisson arrivals at the level's rate, or the trace).
 Workload make_workload(const ExperimentConfig& config, int level, std::uint64_t seed);

@@ -93,7 +93,7 @@ ExperimentResult run_experiment(const ExperimentConfig& config, int threads, con
     CellRun run;
     try {
       if (hooks.stop && hooks.stop()) throw std::runtime_error("not run: the experiment was stopped");
-      run = run_cell(config, level, strategy, seed_index, keep, hooks.progress);
+      run = run_cell(config, level, strategy, seed_index, keep, hooks.progress, false, hooks.stop);
     } catch (const std::exception& e) {
       run = CellRun{};
       run.level = level;

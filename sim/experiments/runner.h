@@ -50,8 +50,9 @@ struct RunHooks {
   // from on_run stops the experiment and is rethrown by run_experiment.
   std::function<void(const CellRun&)> on_run;
   LiveProgress* progress = nullptr;  // fed by every run's engine (events, jobs finished) and at each run's end
-  // Asked before each run starts: true stops the experiment (the Python module's Ctrl-C): that run and every later
-  // one fail with "not run: the experiment was stopped" instead of running.
+  // Asked before each run starts and every 65,536 events of a run: true stops the experiment (the Python module's
+  // Ctrl-C): the run going on fails with "stopped after N events", every later one with "not run: the experiment was
+  // stopped".
   std::function<bool()> stop;
 };
 

@@ -1,10 +1,12 @@
 // test/sim/experiments/test_runner_stop.cpp — RunHooks::stop (the Python module's Ctrl-C and interpreter exit): asked
-// before each run, true ends the experiment there, every later run failing as "not run" instead of running.
+// before each run and every 65,536 events of one: true ends the experiment there, the run going on failing as
+// "stopped after N events" and every later run as "not run" instead of running.
 #include <catch2/catch.hpp>
 
 #include <atomic>
 #include <string>
 
+#include "sim/experiments/replicate.h"
 #include "sim/experiments/report.h"
 #include "sim/experiments/runner.h"
 
@@ -41,4 +43,25 @@ TEST_CASE("sim::run_experiment: a stop hook that answers true skips every later 
   // A hook that never stops changes nothing.
   hooks.stop = [] { return false; };
   CHECK(summary_json(c, run_experiment(c, 2, hooks)) == summary_json(c, full));
+}
+
+TEST_CASE("sim::run_experiment: a stop hook is also asked during a long run, which it ends", "[sim][runner]") {
+  ExperimentConfig c = load_experiment(kExampleDir + "tiny-2node.json");
+  c.workload.jobs = 40000;  // at least an arrival and a finish each: more than 65,536 events
+  c.levels.resize(1);
+  c.strategies.resize(1);
+  c.seeds = 1;
+  // run_cell: the engine asks every 65,536 events; true ends the run there.
+  CHECK_THROWS_WITH(run_cell(c, 0, 0, 0, false, nullptr, false, [] { return true; }),
+                    Catch::Contains("stopped after 65536 events"));
+  // Through run_experiment: "no" before the run starts, "yes" at the first ask inside it.
+  std::atomic<int> asked{0};
+  RunHooks hooks;
+  hooks.stop = [&asked] { return ++asked > 1; };
+  const ExperimentResult r = run_experiment(c, 1, hooks);
+  REQUIRE(r.runs.size() == 1);
+  CHECK(asked.load() == 2);
+  CHECK(r.runs[0].error.find("stopped after 65536 events") == 0);
+  // Never stopping: the run completes.
+  CHECK(failed_runs(run_experiment(c, 1)) == 0);
 }
