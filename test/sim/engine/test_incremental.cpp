@@ -11,11 +11,13 @@
 #include "sim/engine/engine.h"
 #include "strategies/registry.h"
 #include "test/sanitized.h"
+#include "test/sim/same_run.h"
 #include "workloads/json_reader.h"
 #include "workloads/rng.h"
 #include "workloads/workload.h"
 
 using namespace ringsched;
+using ringsched::test::require_same_run;
 
 namespace {
 
@@ -39,32 +41,6 @@ std::shared_ptr<const Catalog> one_class_catalog() {
      "speed": {"kind": "eq5", "t0": 0.0026484, "t1": 0.002, "t2": 0.0918, "t3": 0.010}}
   ]})";
   return std::make_shared<const Catalog>(parse_catalog(parse_json_text(text, "one.json"), "one.json"));
-}
-
-void require_same(const RunResult& a, const RunResult& b) {
-  REQUIRE(a.jobs.size() == b.jobs.size());
-  for (std::size_t i = 0; i < a.jobs.size(); ++i) {
-    const JobResult& x = a.jobs[i];
-    const JobResult& y = b.jobs[i];
-    INFO("job " << x.name);
-    REQUIRE(x.first_start == y.first_start);
-    REQUIRE(x.finish == y.finish);
-    REQUIRE(x.restarts == y.restarts);
-    REQUIRE(x.gpu_seconds == y.gpu_seconds);
-    REQUIRE(x.max_gpus == y.max_gpus);
-  }
-  REQUIRE(a.events.size() == b.events.size());
-  for (std::size_t i = 0; i < a.events.size(); ++i) {
-    INFO("event " << i);
-    REQUIRE(a.events[i].time == b.events[i].time);
-    REQUIRE(a.events[i].job == b.events[i].job);
-    REQUIRE(a.events[i].from == b.events[i].from);
-    REQUIRE(a.events[i].to == b.events[i].to);
-    REQUIRE(a.events[i].kind == b.events[i].kind);
-  }
-  REQUIRE(a.allocated_gpu_seconds == b.allocated_gpu_seconds);
-  REQUIRE(a.events_processed == b.events_processed);
-  REQUIRE(a.decisions == b.decisions);
 }
 
 struct Variant {
@@ -190,7 +166,7 @@ TEST_CASE("sim::Engine: incremental strategies decide exactly what their dense d
             ec.dense_snapshots = true;
             const RunResult b = simulate(wl, *dense, *beliefs, ec);
             REQUIRE(a.jobs.size() == 120);
-            require_same(a, b);
+            require_same_run(a, b);
           }
         }
       }
@@ -227,7 +203,7 @@ TEST_CASE(
         const RunResult a = simulate(wl, *inc, *beliefs, ec);
         ec.dense_snapshots = true;
         const RunResult b = simulate(wl, *dense, *beliefs, ec);
-        require_same(a, b);
+        require_same_run(a, b);
       }
     }
   }
@@ -272,7 +248,7 @@ TEST_CASE(
         ec.dense_snapshots = false;
         const RunResult a = simulate(wl, *inc, *beliefs, ec);
         REQUIRE(a.jobs.size() == 400);
-        require_same(a, b);
+        require_same_run(a, b);
       }
     }
   }
@@ -315,7 +291,7 @@ TEST_CASE("sim::Engine: afs matches its dense decide() with hundreds of jobs, ti
           ec.dense_snapshots = true;
           const RunResult b = simulate(wl, *dense, *source, ec);
           REQUIRE(a.jobs.size() == static_cast<std::size_t>(spec.jobs));
-          require_same(a, b);
+          require_same_run(a, b);
         }
       }
     }
