@@ -133,10 +133,9 @@ class PyStrategy final : public Strategy {
       if (stops_experiment(e)) throw std::runtime_error(where + ": stopped by " + error_type(e) + " in decide()");
       throw std::runtime_error(where + ": decide() raised " + python_error(e));
     }
-    Decision d;
-    d.gpus.resize(s.jobs.size());
+    Decision d = empty_decision(s);
     for (std::size_t i = 0; i < s.jobs.size(); ++i)
-      d.gpus[i] = s.jobs[i].gpus;
+      d.jobs[i].gpus = s.jobs[i].gpus;
     if (out.is_none()) return d;
     py::object counts = out;
     if (py::isinstance<py::tuple>(out)) {
@@ -191,8 +190,8 @@ class PyStrategy final : public Strategy {
                                  std::to_string(v.pub->cls.min_gpus) + ".." + std::to_string(v.pub->cls.max_gpus) +
                                  ")");
       }
-      total += w - d.gpus[it->second];
-      d.gpus[it->second] = static_cast<int>(w);
+      total += w - d.jobs[it->second].gpus;
+      d.jobs[it->second].gpus = static_cast<int>(w);
     }
     if (total > s.total_gpus) {
       throw std::runtime_error(where + ": the decision allocates " + std::to_string(total) + " GPUs of " +

@@ -66,7 +66,7 @@ class Afs final : public Strategy {
       free -= st;
     }
     Decision d;
-    d.gpus = std::move(w);
+    d.set_gpus(w);
     return d;
   }
   [[nodiscard]] bool incremental() const override { return true; }

@@ -142,7 +142,7 @@ void AfsQueue::set(Decision& d, int id, int gpus) {
     }
   }
   held = gpus;
-  d.changes.emplace_back(id, gpus);
+  d.changes.push_back({id, gpus});
 }
 
 Decision AfsQueue::decide(const Snapshot& s) {

@@ -140,8 +140,8 @@ Decision typed_greedy_allocation(const Snapshot& s, const std::vector<int>& cand
       }
     }
     if (best < 0) continue;
-    d.gpus[i] = need;
-    d.pools[i] = best;
+    d.jobs[i].gpus = need;
+    d.jobs[i].pool = best;
     budget[static_cast<std::size_t>(best)] -= need;
   }
   // Growth: a job's step is to its next count w' on its own pool (w' - w more GPUs there) or on another pool with
@@ -153,10 +153,10 @@ Decision typed_greedy_allocation(const Snapshot& s, const std::vector<int>& cand
   const auto best_step = [&](std::size_t i) {
     Step out;
     const JobView& j = s.jobs[i];
-    const int cur = d.gpus[i];
+    const int cur = d.jobs[i].gpus;
     const int nxt = std::min(unit ? cur + 1 : 2 * cur, j.pub->cls.max_gpus);
     if (cur <= 0 || nxt <= cur) return out;
-    const auto here = static_cast<std::size_t>(d.pools[i]);
+    const auto here = static_cast<std::size_t>(d.jobs[i].pool);
     const double now_t = time_on(j, here, cur);
     for (std::size_t k = 0; k < budget.size(); ++k) {
       if (budget[k] < (k == here ? nxt - cur : nxt)) continue;
@@ -186,13 +186,13 @@ Decision typed_greedy_allocation(const Snapshot& s, const std::vector<int>& cand
       continue;
     }
     const JobView& j = s.jobs[i];
-    const int cur = d.gpus[i];
+    const int cur = d.jobs[i].gpus;
     const int nxt = std::min(unit ? cur + 1 : 2 * cur, j.pub->cls.max_gpus);
-    const auto here = static_cast<std::size_t>(d.pools[i]);
+    const auto here = static_cast<std::size_t>(d.jobs[i].pool);
     budget[here] += cur;
     budget[st.pool] -= nxt;
-    d.gpus[i] = nxt;
-    d.pools[i] = static_cast<int>(st.pool);
+    d.jobs[i].gpus = nxt;
+    d.jobs[i].pool = static_cast<int>(st.pool);
     if (st.pool != here) {
       fill(heap);  // a pool got GPUs back: every job's best step may have grown
     } else {

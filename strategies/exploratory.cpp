@@ -96,8 +96,7 @@ class Exploratory final : public Strategy {
       if (st.phase >= 0 && st.phase < n && st.phase_end <= s.now + eps) end_phase(st, j, s);
     }
     // 2. Allocation: exploring jobs first (arrival order), then doubling over explored jobs.
-    Decision d;
-    d.gpus.assign(s.jobs.size(), 0);
+    Decision d = empty_decision(s);
     int budget = s.total_gpus;
     int free_now = s.total_gpus;
     for (const auto& j : s.jobs)
@@ -114,7 +113,7 @@ class Exploratory final : public Strategy {
       auto& st = state_[j.pub->id];
       const int reserve = reservation(*j.pub);
       if (st.phase >= 0 && st.phase < n) {
-        d.gpus[i] = phase_width(*j.pub, st.phase);
+        d.jobs[i].gpus = phase_width(*j.pub, st.phase);
       } else if (st.phase < 0) {
         const bool room = reclaim_ ? reserve <= budget : reserve <= std::min(budget, free_now);
         if (room) {
@@ -122,7 +121,7 @@ class Exploratory final : public Strategy {
           st.phase_end = s.now + phase_s_;
           budget -= reserve;
           free_now -= reserve;
-          d.gpus[i] = phase_width(*j.pub, 0);
+          d.jobs[i].gpus = phase_width(*j.pub, 0);
         }
       } else {
         explored.push_back(static_cast<int>(i));
@@ -139,7 +138,7 @@ class Exploratory final : public Strategy {
       sub.jobs = views_;
       const auto alloc = doubling_allocation(sub, explored, budget);
       for (std::size_t k = 0; k < explored.size(); ++k)
-        d.gpus[static_cast<std::size_t>(explored[k])] = alloc[k];
+        d.jobs[static_cast<std::size_t>(explored[k])].gpus = alloc[k];
     }
     for (const auto& j : s.jobs) {
       const auto& st = state_[j.pub->id];
@@ -262,7 +261,7 @@ Decision Exploratory::decide_changes(const Snapshot& s) {
     int& h = held_[static_cast<std::size_t>(id)];
     if (h == gpus) return;
     h = gpus;
-    d.changes.emplace_back(id, gpus);
+    d.changes.push_back({id, gpus});
   };
   for (int id : ending) {
     const ExploreState& e = st(id);
@@ -306,7 +305,10 @@ Decision Exploratory::decide_changes(const Snapshot& s) {
   sub.finished = explored_finished_;
   const Decision g = greedy_.decide(sub);
   // A job that leaves exploration holds its last width; the greedy starts it from 0, so its count is set here.
-  std::vector<std::pair<int, int>> counts = g.changes;
+  std::vector<std::pair<int, int>> counts;
+  counts.reserve(g.changes.size());
+  for (const Change& c : g.changes)
+    counts.emplace_back(c.job, c.gpus);
   std::sort(counts.begin(), counts.end());
   for (int id : newly_explored_) {
     const auto it = std::lower_bound(counts.begin(), counts.end(), std::make_pair(id, -1));

@@ -389,8 +389,8 @@ Decision GavelRound::schedule(const Snapshot& s) {
       left[k] -= sf;
       taken[i] = 1;
       if (runs_[i] == 0) return;  // holds the GPUs this round without running (no allocation)
-      d.gpus[i] = sf;
-      d.pools[i] = static_cast<int>(k);
+      d.jobs[i].gpus = sf;
+      d.jobs[i].pool = static_cast<int>(k);
       ran_.emplace_back(ids_[i], k);
     };
     if (demand <= left[k]) {  // every job in the queue fits: the order changes nothing, each takes its GPUs

@@ -500,7 +500,7 @@ void IncrementalGreedy::set(Decision& d, int id, int gpus) {
   if (held == 0) holders_.insert(id);
   if (gpus == 0) holders_.erase(id);
   held = gpus;
-  d.changes.emplace_back(id, gpus);
+  d.changes.push_back({id, gpus});
 }
 
 }  // namespace ringsched

@@ -21,7 +21,7 @@ class Optimal final : public Strategy {
     std::vector<int> candidates(s.jobs.size());
     std::iota(candidates.begin(), candidates.end(), 0);
     Decision d;
-    d.gpus = optimal_allocation(s, candidates, s.total_gpus, max_cells_);
+    d.set_gpus(optimal_allocation(s, candidates, s.total_gpus, max_cells_));
     return d;
   }
 

@@ -24,7 +24,7 @@ class Optimus final : public Strategy {
     Decision d;
     if (class_max_.empty()) {
       if (!s.pools.empty()) return typed_greedy_allocation(s, candidates, true);
-      d.gpus = unit_greedy_allocation(s, candidates, s.total_gpus);
+      d.set_gpus(unit_greedy_allocation(s, candidates, s.total_gpus));
     } else {
       // The same greedy on views whose public GPU limit is capped per class.
       std::vector<JobPublic> pubs(s.jobs.size());
@@ -41,13 +41,13 @@ class Optimus final : public Strategy {
       if (!s.pools.empty()) {
         d = typed_greedy_allocation(capped, candidates, true);
       } else {
-        d.gpus = unit_greedy_allocation(capped, candidates, s.total_gpus);
+        d.set_gpus(unit_greedy_allocation(capped, candidates, s.total_gpus));
       }
     }
     if (smallest_first_) {
       d.place_order = candidates;
       std::stable_sort(d.place_order.begin(), d.place_order.end(), [&](int a, int b) {
-        return d.gpus[static_cast<std::size_t>(a)] < d.gpus[static_cast<std::size_t>(b)];
+        return d.jobs[static_cast<std::size_t>(a)].gpus < d.jobs[static_cast<std::size_t>(b)].gpus;
       });
     }
     return d;

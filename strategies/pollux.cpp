@@ -97,8 +97,7 @@ class Pollux final : public Strategy {
   Decision decide(const Snapshot& s) override {
     if (!s.pools.empty()) return decide_typed(s);
     const std::size_t n_jobs = s.jobs.size();
-    Decision d;
-    d.gpus.assign(n_jobs, 0);
+    Decision d = empty_decision(s);
     if (n_jobs == 0) return d;
     const int nodes = s.cluster != nullptr ? s.cluster->nodes() : std::max(1, s.total_gpus / s.gpus_per_node);
     const std::vector<std::vector<int>> now = current_placements(s, nodes);
@@ -111,15 +110,14 @@ class Pollux final : public Strategy {
     const PolluxProblem problem(std::move(in), nodes, s.gpus_per_node);
     const PolluxProblem::State state = problem.solve();
     for (std::size_t k = 0; k < n_jobs; ++k)
-      d.gpus[order[k]] = std::accumulate(state[k].begin(), state[k].end(), 0);
+      d.jobs[order[k]].gpus = std::accumulate(state[k].begin(), state[k].end(), 0);
     // Pollux re-optimises every round: under event-driven scheduling it asks to be called again after a round (a job
     // that just arrived has a restart factor of 0 and may get GPUs only then). Round-based engines ignore this.
     d.wakeup_at = s.now + round_s_;
     if (s.cluster != nullptr) {
       // With a placement policy the engine puts each job on the nodes chosen here.
-      d.node_gpus.assign(n_jobs, {});
       for (std::size_t k = 0; k < n_jobs; ++k)
-        d.node_gpus[order[k]] = state[k];
+        d.jobs[order[k]].nodes = state[k];
     }
     return d;
   }
@@ -144,9 +142,7 @@ class Pollux final : public Strategy {
   // for its jobs, speedups from the beliefs' throughput on the pool's type relative to the pool's fair share.
   Decision decide_typed(const Snapshot& s) {
     const std::size_t n_jobs = s.jobs.size();
-    Decision d;
-    d.gpus.assign(n_jobs, 0);
-    d.pools.assign(n_jobs, 0);
+    Decision d = empty_decision(s);
     if (n_jobs == 0) return d;
     const std::vector<std::size_t> order = priority_order(s);
     std::vector<int> pool_of(n_jobs, -1);
@@ -195,8 +191,8 @@ class Pollux final : public Strategy {
       const PolluxProblem problem(std::move(in), nodes, p.gpus_per_node);
       const PolluxProblem::State state = problem.solve();
       for (std::size_t m = 0; m < mine.size(); ++m) {
-        d.gpus[mine[m]] = std::accumulate(state[m].begin(), state[m].end(), 0);
-        d.pools[mine[m]] = static_cast<int>(k);
+        d.jobs[mine[m]].gpus = std::accumulate(state[m].begin(), state[m].end(), 0);
+        d.jobs[mine[m]].pool = static_cast<int>(k);
       }
     }
     d.wakeup_at = s.now + round_s_;

@@ -19,7 +19,7 @@ class Precompute final : public Strategy {
     std::iota(candidates.begin(), candidates.end(), 0);
     if (!s.pools.empty()) return typed_greedy_allocation(s, candidates, false);
     Decision d;
-    d.gpus = doubling_allocation(s, candidates, s.total_gpus);
+    d.set_gpus(doubling_allocation(s, candidates, s.total_gpus));
     return d;
   }
   [[nodiscard]] bool incremental() const override { return true; }

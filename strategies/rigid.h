@@ -39,18 +39,17 @@ inline std::vector<int> rigid_fill(const Snapshot& s, const std::vector<int>& or
 // the rest (strict FCFS); with it, later jobs that fit may start.
 template <class SizeFn>
 Decision fcfs_fill(const Snapshot& s, SizeFn size, bool backfill) {
-  Decision d;
-  d.gpus.resize(s.jobs.size(), 0);
+  Decision d = empty_decision(s);
   int free = s.total_gpus;
   for (std::size_t i = 0; i < s.jobs.size(); ++i) {
-    d.gpus[i] = s.jobs[i].gpus;
+    d.jobs[i].gpus = s.jobs[i].gpus;
     free -= s.jobs[i].gpus;
   }
   for (std::size_t i = 0; i < s.jobs.size(); ++i) {
     if (s.jobs[i].gpus > 0) continue;
     const int need = size(*s.jobs[i].pub);
     if (need <= free) {
-      d.gpus[i] = need;
+      d.jobs[i].gpus = need;
       free -= need;
     } else if (!backfill) {
       break;
@@ -67,8 +66,8 @@ Decision fcfs_fill_typed(const Snapshot& s, SizeFn size, bool backfill) {
   Decision d = empty_decision(s);
   std::vector<int> free = pool_gpus(s);
   for (std::size_t i = 0; i < s.jobs.size(); ++i) {
-    d.gpus[i] = s.jobs[i].gpus;
-    d.pools[i] = s.jobs[i].pool;
+    d.jobs[i].gpus = s.jobs[i].gpus;
+    d.jobs[i].pool = s.jobs[i].pool;
     free[static_cast<std::size_t>(s.jobs[i].pool)] -= s.jobs[i].gpus;
   }
   for (std::size_t i = 0; i < s.jobs.size(); ++i) {
@@ -87,8 +86,8 @@ Decision fcfs_fill_typed(const Snapshot& s, SizeFn size, bool backfill) {
       }
     }
     if (best >= 0) {
-      d.gpus[i] = need;
-      d.pools[i] = best;
+      d.jobs[i].gpus = need;
+      d.jobs[i].pool = best;
       free[static_cast<std::size_t>(best)] -= need;
     } else if (!backfill) {
       break;
@@ -164,7 +163,7 @@ class FcfsQueues {
         if (best == waiting_.end() || it->second.front() < best->second.front()) best = it;
       }
       if (best == waiting_.end() || best->first > free) break;
-      d.changes.emplace_back(best->second.front(), best->first);
+      d.changes.push_back({best->second.front(), best->first});
       free -= best->first;
       best->second.pop_front();
       if (best->second.empty()) waiting_.erase(best);

@@ -160,7 +160,7 @@ class SrtfQueues {
     Job& j = job(id);
     if (j.held == to) return;
     j.held = to;
-    d.changes.emplace_back(id, to);
+    d.changes.push_back({id, to});
   }
   void serve(Decision& d, int id) {  // a waiting job starts (appended to run_)
     if (job(id).keyed) unkey(id);
@@ -220,7 +220,7 @@ class Srtf final : public Strategy {
       return remaining[static_cast<std::size_t>(a)] < remaining[static_cast<std::size_t>(b)];
     });
     Decision d;
-    d.gpus = rigid_fill(s, order, gpus_);
+    d.set_gpus(rigid_fill(s, order, gpus_));
     return d;
   }
   [[nodiscard]] bool incremental() const override { return true; }

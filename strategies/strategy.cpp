@@ -21,9 +21,22 @@ std::vector<int> pool_gpus(const Snapshot& s) {
 
 Decision empty_decision(const Snapshot& s) {
   Decision d;
-  d.gpus.assign(s.jobs.size(), 0);
-  if (!s.pools.empty()) d.pools.assign(s.jobs.size(), 0);
+  d.jobs.resize(s.jobs.size());
   return d;
+}
+
+void Decision::set_gpus(const std::vector<int>& counts) {
+  jobs.assign(counts.size(), Assignment{});
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    jobs[i].gpus = counts[i];
+}
+
+std::vector<int> Decision::gpus() const {
+  std::vector<int> out;
+  out.reserve(jobs.size());
+  for (const Assignment& a : jobs)
+    out.push_back(a.gpus);
+  return out;
 }
 
 Decision Strategy::decide_changes(const Snapshot& /*snapshot*/) {

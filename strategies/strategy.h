@@ -140,25 +140,47 @@ struct Snapshot {
   std::size_t active_jobs = 0;
   int gpus_in_use = 0;  // GPUs held by active jobs before this decision
   // A typed cluster's pools (cluster.pools), in config order; empty on the untyped cluster. On a typed cluster the
-  // strategy must say in Decision::pools where each job runs.
+  // strategy says in Assignment::pool where each job runs.
   std::span<const PoolInfo> pools;
 };
 
+// One job's allocation in a decision: its GPU count, on a typed cluster the pool it runs in, and optionally the GPUs
+// it gets on each node. The one decision contract of the C++ engine and the Python binding (sim/engine/decision_check.h
+// checks it, with the same messages for both).
+struct Assignment {
+  int gpus = 0;
+  // On a typed cluster (Snapshot::pools non-empty): the pool it runs in (ignored for a job given 0 GPUs). A job moved
+  // to another pool restarts, even at the same count. 0 on the untyped cluster.
+  int pool = 0;
+  // Optional, with a placement policy (Snapshot::cluster set): the GPUs it gets on each node
+  // (Snapshot::cluster->nodes() counts, summing to gpus); a job whose counts change restarts even when its total does
+  // not. Empty = the engine's placement policy places it. Every job of a decision gives nodes, or none does.
+  std::vector<int> nodes;
+  bool operator==(const Assignment&) const = default;
+};
+
+// An incremental decision's change of one job (Strategy::decide_changes): its new GPU count and pool.
+struct Change {
+  int job = 0;
+  int gpus = 0;
+  int pool = 0;  // typed clusters: the pool it runs in (as Assignment::pool)
+  bool operator==(const Change&) const = default;
+};
+
 struct Decision {
-  std::vector<int> gpus;                                       // one entry per snapshot job, same order
+  std::vector<Assignment> jobs;                                // one per snapshot job, same order
   double wakeup_at = std::numeric_limits<double>::infinity();  // call again at this time (if no event comes first)
   // Optional: the order (snapshot indices) in which jobs whose GPU count changed are placed by the engine's
   // placement policy; empty = largest first, ties in snapshot order.
   std::vector<int> place_order;
-  // Optional, with a placement policy: the GPUs each job gets on each node (one vector of Snapshot::cluster->nodes()
-  // counts per snapshot job, summing to gpus[i]); a job whose counts change restarts even when its total does not.
-  std::vector<std::vector<int>> node_gpus;
-  // From decide_changes only: the jobs whose GPU count changes, as (job id, new count); every other job keeps its
-  // GPUs. Applied in job-id order, exactly as the same counts in `gpus` would be.
-  std::vector<std::pair<int, int>> changes;
-  // On a typed cluster (Snapshot::pools non-empty): the pool each job runs in, one entry per snapshot job (ignored
-  // for jobs given 0 GPUs). A job moved to another pool restarts, even at the same count. Empty on the untyped cluster.
-  std::vector<int> pools;
+  // From decide_changes only: the jobs whose allocation changes; every other job keeps its GPUs. Applied in job-id
+  // order, exactly as the same assignments in `jobs` would be.
+  std::vector<Change> changes;
+
+  // Sets every job's count (pool 0, no nodes): one entry per snapshot job.
+  void set_gpus(const std::vector<int>& counts);
+  // The jobs' GPU counts, in order.
+  [[nodiscard]] std::vector<int> gpus() const;
 };
 
 class Strategy {
@@ -185,7 +207,7 @@ double believed_remaining(const JobView& job);
 // A typed cluster's GPUs per pool (Snapshot::pools, in order): what a strategy starts from when it fills the pools.
 std::vector<int> pool_gpus(const Snapshot& s);
 
-// A decision for every snapshot job with 0 GPUs, and on a typed cluster a pool each (0), to fill in.
+// A decision for every snapshot job with 0 GPUs (pool 0), to fill in.
 Decision empty_decision(const Snapshot& s);
 
 }  // namespace ringsched

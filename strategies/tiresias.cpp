@@ -183,7 +183,7 @@ class TiresiasQueues {
     if (j.held == to) return;
     untime(id);
     j.held = to;
-    d.changes.emplace_back(id, to);
+    d.changes.push_back({id, to});
     if (to > 0) time(s, id);
   }
 
@@ -290,13 +290,13 @@ class Tiresias final : public Strategy {
       return entry[ua] < entry[ub];
     });
     Decision d;
-    d.gpus = rigid_fill(s, order, gpus_);
+    d.set_gpus(rigid_fill(s, order, gpus_));
     if (by_entry_) d.place_order = order;  // the artifact places new jobs in queue order
     // Wake up when the first job that keeps GPUs reaches its next threshold (its queue changes).
     for (std::size_t i = 0; i < n; ++i) {
-      if (d.gpus[i] <= 0 || queue[i] >= thresholds_.size()) continue;
+      if (d.jobs[i].gpus <= 0 || queue[i] >= thresholds_.size()) continue;
       const double need = thresholds_[queue[i]] - s.jobs[i].attained_gpu_seconds;
-      double t = s.now + need / static_cast<double>(d.gpus[i]);
+      double t = s.now + need / static_cast<double>(d.jobs[i].gpus);
       if (!(t > s.now)) t = std::nextafter(s.now, std::numeric_limits<double>::infinity());
       d.wakeup_at = std::min(d.wakeup_at, t);
     }

@@ -590,18 +590,19 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   // order, which is id order), after the same checks.
   void apply_changes(const Decision& d) {
     auto who = [this] { return "strategy '" + strat_.name() + "'"; };
-    if (!d.gpus.empty() || !d.place_order.empty() || !d.node_gpus.empty()) {
+    if (!d.jobs.empty() || !d.place_order.empty()) {
       throw std::logic_error(who() + " returned a dense decision from decide_changes");
     }
-    std::vector<std::pair<int, int>> ch = d.changes;
-    std::sort(ch.begin(), ch.end());
+    std::vector<Change> ch = d.changes;
+    std::sort(ch.begin(), ch.end(), [](const Change& a, const Change& b) { return a.job < b.job; });
     long total = in_use_;
     for (std::size_t k = 0; k < ch.size(); ++k) {
-      const auto [id, w] = ch[k];
+      const int id = ch[k].job;
+      const int w = ch[k].gpus;
       if (id < 0 || static_cast<std::size_t>(id) >= rt_.size() || !rt_[static_cast<std::size_t>(id)].active) {
         throw std::logic_error(who() + " changed job " + std::to_string(id) + ", which is not active");
       }
-      if (k > 0 && ch[k - 1].first == id) {
+      if (k > 0 && ch[k - 1].job == id) {
         throw std::logic_error(who() + " changed job " + std::to_string(id) + " twice in one decision");
       }
       const JobPublic& p = pub_[static_cast<std::size_t>(id)];
@@ -615,8 +616,8 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       throw std::logic_error(who() + " allocated " + std::to_string(total) + " GPUs of " +
                              std::to_string(cfg_.total_gpus()));
     }
-    for (const auto& [id, w] : ch)
-      change(id, w);
+    for (const Change& c : ch)
+      change(c.job, c.gpus);
     schedule_wakeup(d, who());
   }
 
@@ -630,13 +631,13 @@ class Engine final : public Probe, public ClusterView, public JobViews {
 
   void apply(const Decision& d) {
     auto who = [this] { return "strategy '" + strat_.name() + "'"; };
-    if (d.gpus.size() != active_.size()) {
-      throw std::logic_error(who() + " returned " + std::to_string(d.gpus.size()) + " allocations for " +
+    if (d.jobs.size() != active_.size()) {
+      throw std::logic_error(who() + " returned " + std::to_string(d.jobs.size()) + " allocations for " +
                              std::to_string(active_.size()) + " jobs");
     }
     long total = 0;
-    for (std::size_t k = 0; k < d.gpus.size(); ++k) {
-      const int w = d.gpus[k];
+    for (std::size_t k = 0; k < d.jobs.size(); ++k) {
+      const int w = d.jobs[k].gpus;
       const JobPublic& p = pub_[static_cast<std::size_t>(active_[k])];
       if (w < 0 || (w > 0 && (w < p.cls.min_gpus || w > p.cls.max_gpus))) {
         throw std::logic_error(who() + " gave job " + p.name + " " + std::to_string(w) + " GPUs (limits " +
@@ -652,12 +653,12 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     check_pools(d, who());
     std::vector<int> relocated;
     if (placed()) place(d, relocated);
-    for (std::size_t k = 0; k < d.gpus.size(); ++k)
-      change(active_[k], d.gpus[k], pools_.empty() ? 0 : d.pools[k]);
+    for (std::size_t k = 0; k < d.jobs.size(); ++k)
+      change(active_[k], d.jobs[k].gpus, d.jobs[k].pool);
     for (int id : relocated)
       relocate(id);
     if (placed() && placers_[0]->defragment()) {
-      for (std::size_t k = 0; k < d.gpus.size(); ++k)
+      for (std::size_t k = 0; k < d.jobs.size(); ++k)
         if (rt_[static_cast<std::size_t>(active_[k])].state == JobState::kRunning) migrate(active_[k]);
     }
     schedule_wakeup(d, who());
@@ -666,23 +667,20 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   // Typed clusters: one pool per job, each a pool of the cluster, no pool over its GPUs.
   void check_pools(const Decision& d, const std::string& who) const {
     if (pools_.empty()) {
-      if (!d.pools.empty()) throw std::logic_error(who + " chose GPU pools on a cluster without cluster.pools");
+      for (const Assignment& a : d.jobs)
+        if (a.gpus > 0 && a.pool != 0)
+          throw std::logic_error(who + " chose GPU pools on a cluster without cluster.pools");
       return;
     }
-    if (d.pools.size() != d.gpus.size()) {
-      throw std::logic_error(who +
-                             " gave no GPU pool per job on a cluster with GPU types (Decision::pools): it does "
-                             "not choose GPU types");
-    }
     std::vector<long> used(pools_.size(), 0);
-    for (std::size_t k = 0; k < d.gpus.size(); ++k) {
-      if (d.gpus[k] == 0) continue;
-      const int p = d.pools[k];
+    for (std::size_t k = 0; k < d.jobs.size(); ++k) {
+      if (d.jobs[k].gpus == 0) continue;
+      const int p = d.jobs[k].pool;
       if (p < 0 || static_cast<std::size_t>(p) >= pools_.size()) {
         throw std::logic_error(who + " put job " + pub_[static_cast<std::size_t>(active_[k])].name + " in pool " +
                                std::to_string(p) + " of " + std::to_string(pools_.size()));
       }
-      used[static_cast<std::size_t>(p)] += d.gpus[k];
+      used[static_cast<std::size_t>(p)] += d.jobs[k].gpus;
     }
     for (std::size_t p = 0; p < pools_.size(); ++p) {
       if (used[p] > pools_[p].gpus) {
@@ -694,14 +692,16 @@ class Engine final : public Probe, public ClusterView, public JobViews {
 
   // Explicit placements must match the counts, one entry per node, and fit every node.
   void check_node_gpus(const Decision& d, const std::string& who) const {
-    if (d.node_gpus.empty()) return;
+    const bool any = std::any_of(d.jobs.begin(), d.jobs.end(), [](const Assignment& a) { return !a.nodes.empty(); });
+    if (!any) return;
     if (!placed()) throw std::logic_error(who + " placed jobs on nodes, but the engine has no placement policy");
     if (!pools_.empty())
       throw std::logic_error(who + " placed jobs on nodes: not supported on a cluster with GPU pools");
-    if (d.node_gpus.size() != d.gpus.size()) throw std::logic_error(who + " gave node placements for some jobs only");
+    if (std::any_of(d.jobs.begin(), d.jobs.end(), [](const Assignment& a) { return a.nodes.empty(); }))
+      throw std::logic_error(who + " gave node placements for some jobs only");
     std::vector<int> per_node(static_cast<std::size_t>(cfg_.cluster.nodes), 0);
-    for (std::size_t k = 0; k < d.gpus.size(); ++k) {
-      const auto& v = d.node_gpus[k];
+    for (std::size_t k = 0; k < d.jobs.size(); ++k) {
+      const auto& v = d.jobs[k].nodes;
       if (v.size() != per_node.size()) throw std::logic_error(who + " gave a placement of the wrong size");
       int sum = 0;
       for (std::size_t n = 0; n < v.size(); ++n) {
@@ -709,7 +709,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
         sum += v[n];
         per_node[n] += v[n];
       }
-      if (sum != d.gpus[k]) throw std::logic_error(who + " placed a job on other GPUs than it allocated");
+      if (sum != d.jobs[k].gpus) throw std::logic_error(who + " placed a job on other GPUs than it allocated");
     }
     for (int g : per_node) {
       if (g > cfg_.cluster.gpus_per_node) throw std::logic_error(who + " placed more GPUs on a node than it has");
@@ -724,39 +724,40 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       placer->clock(now_);
     // The pool each job is placed in: the decision's on a typed cluster (one placer per pool), else the only one.
     const auto pool_of = [&](std::size_t k) {
-      return pools_.empty() ? std::size_t{0} : static_cast<std::size_t>(d.pools[k]);
+      return pools_.empty() ? std::size_t{0} : static_cast<std::size_t>(d.jobs[k].pool);
     };
     std::vector<std::size_t> moved;
-    for (std::size_t k = 0; k < d.gpus.size(); ++k) {
+    const bool explicit_nodes = !d.jobs.empty() && !d.jobs[0].nodes.empty();
+    for (std::size_t k = 0; k < d.jobs.size(); ++k) {
       const int id = active_[k];
       const Runtime& r = rt_[static_cast<std::size_t>(id)];
-      const bool count_changes = d.gpus[k] != r.gpus;
+      const bool count_changes = d.jobs[k].gpus != r.gpus;
       const bool pool_changes =
-          !pools_.empty() && d.gpus[k] > 0 && r.gpus > 0 && pool_of(k) != static_cast<std::size_t>(r.pool);
-      const bool nodes_change =
-          !d.node_gpus.empty() && !count_changes && placers_[0]->node_counts(id) != d.node_gpus[k];
+          !pools_.empty() && d.jobs[k].gpus > 0 && r.gpus > 0 && pool_of(k) != static_cast<std::size_t>(r.pool);
+      const bool nodes_change = explicit_nodes && !count_changes && placers_[0]->node_counts(id) != d.jobs[k].nodes;
       if (!count_changes && !nodes_change && !pool_changes) continue;
       placer_of(id).release(id);
-      if (d.gpus[k] > 0) moved.push_back(k);
-      if (nodes_change && d.gpus[k] > 0) relocated.push_back(id);
+      if (d.jobs[k].gpus > 0) moved.push_back(k);
+      if (nodes_change && d.jobs[k].gpus > 0) relocated.push_back(id);
     }
-    if (!d.node_gpus.empty()) {
+    if (explicit_nodes) {
       for (std::size_t k : moved)
-        placers_[0]->place_on(active_[k], d.node_gpus[k]);
+        placers_[0]->place_on(active_[k], d.jobs[k].nodes);
       return;
     }
     if (!d.place_order.empty()) {
-      std::vector<std::size_t> rank(d.gpus.size(), d.gpus.size());
+      std::vector<std::size_t> rank(d.jobs.size(), d.jobs.size());
       for (std::size_t i = 0; i < d.place_order.size(); ++i) {
         const auto k = static_cast<std::size_t>(d.place_order[i]);
         if (k < rank.size()) rank[k] = std::min(rank[k], i);
       }
       std::stable_sort(moved.begin(), moved.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
     } else {
-      std::stable_sort(moved.begin(), moved.end(), [&](std::size_t a, std::size_t b) { return d.gpus[a] > d.gpus[b]; });
+      std::stable_sort(moved.begin(), moved.end(),
+                       [&](std::size_t a, std::size_t b) { return d.jobs[a].gpus > d.jobs[b].gpus; });
     }
     for (std::size_t k : moved)
-      placers_[pool_of(k)]->place(active_[k], d.gpus[k]);
+      placers_[pool_of(k)]->place(active_[k], d.jobs[k].gpus);
   }
 
   // Same count on other GPUs, as the strategy placed it: a restart, logged as a migration.

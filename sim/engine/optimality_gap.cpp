@@ -27,7 +27,7 @@ double optimality_gap(const Snapshot& s, const std::vector<int>& gpus) {
 
 Decision GapRecorder::decide(const Snapshot& s) {
   Decision d = inner_->decide(s);
-  const double g = optimality_gap(s, d.gpus);
+  const double g = optimality_gap(s, d.gpus());
   if (!std::isnan(g)) gaps_.push_back(g);
   return d;
 }

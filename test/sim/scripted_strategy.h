@@ -18,7 +18,7 @@ class ScriptedStrategy final : public Strategy {
   [[nodiscard]] std::string name() const override { return "scripted"; }
   Decision decide(const Snapshot& s) override {
     Decision d;
-    d.gpus = f_(s);
+    d.set_gpus(f_(s));
     return d;
   }
 
@@ -38,7 +38,10 @@ class ScriptedPoolStrategy final : public Strategy {
   [[nodiscard]] std::string name() const override { return "scripted-pools"; }
   Decision decide(const Snapshot& s) override {
     Decision d;
-    std::tie(d.gpus, d.pools) = f_(s);
+    const auto [gpus, pools] = f_(s);
+    d.set_gpus(gpus);
+    for (std::size_t i = 0; i < d.jobs.size() && i < pools.size(); ++i)
+      d.jobs[i].pool = pools[i];
     return d;
   }
 

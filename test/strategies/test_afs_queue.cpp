@@ -134,7 +134,7 @@ TEST_CASE("strategies::afs: decide_changes matches decide over random snapshot s
           s.active_jobs = held.size();
           // The incremental decision, applied.
           const Decision d = inc->decide_changes(s);
-          for (const auto& [id, w] : d.changes) {
+          for (const auto& [id, w, pool] : d.changes) {
             REQUIRE(held.count(id) == 1);
             held[id] = w;
           }
@@ -150,12 +150,12 @@ TEST_CASE("strategies::afs: decide_changes matches decide over random snapshot s
           ds.finished = {};
           ds.jobs = jobs;
           const Decision e = dense->decide(ds);
-          REQUIRE(e.gpus.size() == jobs.size());
+          REQUIRE(e.jobs.size() == jobs.size());
           int used = 0;
           for (std::size_t i = 0; i < jobs.size(); ++i) {
             INFO("step " << step << " job " << jobs[i].pub->id);
-            REQUIRE(held[jobs[i].pub->id] == e.gpus[i]);
-            used += e.gpus[i];
+            REQUIRE(held[jobs[i].pub->id] == e.jobs[i].gpus);
+            used += e.jobs[i].gpus;
           }
           ++checked;
           if (used == total) ++busy;

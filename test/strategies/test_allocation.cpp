@@ -94,8 +94,8 @@ TEST_CASE("strategies::allocation: unit-step greedy stops at 8 where doubling re
   CHECK(believed_time(s.jobs[0], 8, 64) == Approx(142.5).epsilon(1e-9));
   CHECK(believed_time(s.jobs[0], 16, 64) == Approx(81.25).epsilon(1e-9));
   // The registered strategies behave the same: optimus = unit greedy, precompute = doubling.
-  CHECK(test::strategy_named("optimus")->decide(s).gpus == std::vector<int>{8});
-  CHECK(test::strategy_named("precompute")->decide(s).gpus == std::vector<int>{16});
+  CHECK(test::strategy_named("optimus")->decide(s).gpus() == std::vector<int>{8});
+  CHECK(test::strategy_named("precompute")->decide(s).gpus() == std::vector<int>{16});
 }
 
 TEST_CASE("strategies::believed_time: remaining work is at least one sample, zero GPUs is infinite",
@@ -156,15 +156,16 @@ TEST_CASE("strategies::typed_greedy_allocation: type and count from beliefs per 
   s.pools = pools;
   for (const bool unit : {false, true}) {
     const Decision d = typed_greedy_allocation(s, {0, 1}, unit);
-    CHECK(d.gpus == std::vector<int>{2, 4});
-    CHECK(d.pools == std::vector<int>{0, 1});
+    CHECK(d.gpus() == std::vector<int>{2, 4});
+    CHECK(d.jobs[0].pool == 0);
+    CHECK(d.jobs[1].pool == 1);
   }
   // Only the candidates get GPUs; a job that fits nowhere gets none.
   const Decision one = typed_greedy_allocation(s, {1}, false);
-  CHECK(one.gpus == std::vector<int>{0, 4});  // B alone: 1 fast, then 4 on slow (31.25 s) beats 2 on fast (50 s)
-  CHECK(one.pools[1] == 1);
+  CHECK(one.gpus() == std::vector<int>{0, 4});  // B alone: 1 fast, then 4 on slow (31.25 s) beats 2 on fast (50 s)
+  CHECK(one.jobs[1].pool == 1);
   const std::vector<PoolInfo> tiny = {{"fast", 1, 1}};
   s.pools = tiny;
   const Decision full = typed_greedy_allocation(s, {0, 1}, false);
-  CHECK(full.gpus == std::vector<int>{1, 0});
+  CHECK(full.gpus() == std::vector<int>{1, 0});
 }

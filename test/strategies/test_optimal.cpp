@@ -137,7 +137,7 @@ TEST_CASE("strategies::optimal: 8 -> 16 on a topology where 9 GPUs span two node
   CHECK(grd[0] == 8);
   CHECK(doubling_allocation(s, all, 16)[0] == 16);
   CHECK(optimal_allocation(s, all, 16)[0] == 16);
-  CHECK(strategy_named("optimal")->decide(s).gpus == std::vector<int>{16});
+  CHECK(strategy_named("optimal")->decide(s).gpus() == std::vector<int>{16});
   // Gap of the stuck unit greedy: (Q / f(8)) / (Q / f(16)) - 1 = step(8) / step(16) - 1 (fixed global batch).
   CHECK(optimality_gap(s, grd) == Approx(s8 / s16 - 1.0));
   CHECK(optimality_gap(s, {16}) == Approx(0.0).margin(1e-12));

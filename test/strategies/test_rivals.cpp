@@ -53,10 +53,10 @@ TEST_CASE("strategies::srtf: ranks by believed remaining time on the rigid size"
   sc.add(lin, 1000, 1, 8);  // 250 s on 4
   sc.add(lin, 100, 1, 8);   // 25 s
   sc.add(lin, 400, 1, 8);   // 100 s
-  CHECK(strategy_named("srtf", {{"gpus", 4}})->decide(sc.make(8)).gpus == std::vector<int>{0, 4, 4});
+  CHECK(strategy_named("srtf", {{"gpus", 4}})->decide(sc.make(8)).gpus() == std::vector<int>{0, 4, 4});
   // A job that does not fit is skipped; a smaller one behind it runs.
   sc.add(lin, 10, 1, 8, 2);  // trace request 2 GPUs: 5 s
-  CHECK(strategy_named("srtf", {{"gpus", 4}})->decide(sc.make(7)).gpus == std::vector<int>{0, 4, 0, 2});
+  CHECK(strategy_named("srtf", {{"gpus", 4}})->decide(sc.make(7)).gpus() == std::vector<int>{0, 4, 0, 2});
 }
 
 TEST_CASE("strategies::srtf: a shorter arrival preempts the running job", "[rivals]") {
@@ -95,7 +95,7 @@ TEST_CASE("strategies::afs: the shorter job keeps the GPU unless the longer one 
   const double fb[] = {0, 1, 1.9, 2.7, 3.4};
   sc.add([&](int w) { return fb[w]; }, 1000, 1, 4);
   const Snapshot& s = sc.make(4);
-  CHECK(strategy_named("afs")->decide(s).gpus == std::vector<int>{3, 1});
+  CHECK(strategy_named("afs")->decide(s).gpus() == std::vector<int>{3, 1});
   // Unit greedy on remaining time gives B the GPUs instead (1000 (1 - 1/1.9) > 100 (1 - 1/2)).
   CHECK(unit_greedy_allocation(s, all_jobs(s), 4) == std::vector<int>{1, 3});
 
@@ -104,7 +104,7 @@ TEST_CASE("strategies::afs: the shorter job keeps the GPU unless the longer one 
   const double fa[] = {0, 1, 1.1, 1.15, 1.2};
   poor.add([&](int w) { return fa[w]; }, 100, 1, 4);
   poor.add([](int w) { return static_cast<double>(w); }, 1000, 1, 4);
-  CHECK(strategy_named("afs")->decide(poor.make(4)).gpus == std::vector<int>{1, 3});
+  CHECK(strategy_named("afs")->decide(poor.make(4)).gpus() == std::vector<int>{1, 3});
 }
 
 TEST_CASE("strategies::rivals: table3 --strategies all runs every registered strategy", "[rivals][cli]") {

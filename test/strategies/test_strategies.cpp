@@ -72,16 +72,16 @@ TEST_CASE("strategies::eight: strict FCFS, running jobs keep their GPUs, backfil
   s.gpus_per_node = 4;
   s.jobs = views;
   // Strict FCFS: the head of the queue (job 1) blocks job 2.
-  CHECK(make("eight")->decide(s).gpus == std::vector<int>{8, 0, 0});
+  CHECK(make("eight")->decide(s).gpus() == std::vector<int>{8, 0, 0});
   // With backfill job 2 starts on its max of 2.
-  CHECK(make("eight", {{"backfill", true}})->decide(s).gpus == std::vector<int>{8, 0, 2});
+  CHECK(make("eight", {{"backfill", true}})->decide(s).gpus() == std::vector<int>{8, 0, 2});
   // gpus = 4: job 1 now fits exactly, job 2 then waits for 2 more.
-  CHECK(make("eight", {{"gpus", 4}})->decide(s).gpus == std::vector<int>{8, 4, 0});
+  CHECK(make("eight", {{"gpus", 4}})->decide(s).gpus() == std::vector<int>{8, 4, 0});
   // Once job 0 is gone, job 1 gets 8 and job 2 its 2 (<= 4 free left).
   std::vector<JobView> later = {views[1], views[2]};
   s.jobs = later;
   const Decision d = make("eight")->decide(s);
-  CHECK(d.gpus == std::vector<int>{8, 2});
+  CHECK(d.gpus() == std::vector<int>{8, 2});
   CHECK(std::isinf(d.wakeup_at));
 }
 
@@ -109,18 +109,18 @@ TEST_CASE("strategies::exploratory: walks widths 1, 2, 4, 8 then allocates with 
   for (std::size_t phase = 0; phase < widths.size(); ++phase) {
     s.now = 150.0 * static_cast<double>(phase);
     const Decision d = strat->decide(s);
-    REQUIRE(d.gpus.size() == 1);
-    CHECK(d.gpus[0] == widths[phase]);
+    REQUIRE(d.jobs.size() == 1);
+    CHECK(d.jobs[0].gpus == widths[phase]);
     CHECK(d.wakeup_at == Approx(s.now + 150.0));
-    views[0].gpus = d.gpus[0];
+    views[0].gpus = d.jobs[0].gpus;
     views[0].state = JobState::kRunning;
-    probe.current_gpus = d.gpus[0];
+    probe.current_gpus = d.jobs[0].gpus;
   }
   // One measurement per finished phase so far (after phases at 1, 2, 4), default sigma 0.05.
   REQUIRE(probe.calls.size() == 3);
   // A call between phase ends measures nothing and keeps the width.
   s.now = 500.0;
-  CHECK(strat->decide(s).gpus == std::vector<int>{8});
+  CHECK(strat->decide(s).gpus() == std::vector<int>{8});
   CHECK(probe.calls.size() == 3);
   // At 600 s the phase at 8 ends: the fourth measurement, then Eq. 5 is fitted to the four exact points and the
   // doubling heuristic runs on it with Q = 1e7 samples: t(w) = 1e4 step(w), gains per GPU 1->2: 7900, 2->4: 1900,
@@ -133,7 +133,7 @@ TEST_CASE("strategies::exploratory: walks widths 1, 2, 4, 8 then allocates with 
     CHECK(probe.calls[k].gpus == widths[k]);
     CHECK(probe.calls[k].sigma == 0.05);
   }
-  CHECK(d.gpus == std::vector<int>{16});
+  CHECK(d.gpus() == std::vector<int>{16});
   CHECK(std::isinf(d.wakeup_at));  // nothing left to explore
 }
 
@@ -161,9 +161,9 @@ TEST_CASE("strategies::exploratory: reclaim takes GPUs from explored jobs, witho
       s.now = 150.0 * phase;
       s.jobs = std::span<const JobView>(views.data(), 1);
       const Decision d = strat->decide(s);
-      views[0].gpus = d.gpus[0];
-      probe.current_gpus = d.gpus[0];
-      got.push_back(d.gpus[0]);
+      views[0].gpus = d.jobs[0].gpus;
+      probe.current_gpus = d.jobs[0].gpus;
+      got.push_back(d.jobs[0].gpus);
     }
     CHECK(got == std::vector<int>{1, 2, 4, 8, 16});
     s.now = 700.0;
@@ -171,11 +171,11 @@ TEST_CASE("strategies::exploratory: reclaim takes GPUs from explored jobs, witho
     const Decision d = strat->decide(s);
     if (reclaim) {
       // Job 1 reserves 8 and starts at 1; job 0 is doubled within the remaining 8.
-      CHECK(d.gpus == std::vector<int>{8, 1});
+      CHECK(d.gpus() == std::vector<int>{8, 1});
       CHECK(d.wakeup_at == Approx(850.0));
     } else {
       // No GPU is free: job 1 waits and job 0 keeps 16.
-      CHECK(d.gpus == std::vector<int>{16, 0});
+      CHECK(d.gpus() == std::vector<int>{16, 0});
       CHECK(std::isinf(d.wakeup_at));
     }
   }
