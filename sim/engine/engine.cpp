@@ -1,4 +1,6 @@
-// sim/engine/engine.cpp — event loop, job runtime state, restarts, and the measurement probe.
+// sim/engine/engine.cpp — the event loop: time, events, job runtime state (progress, restarts, beliefs' observations)
+// and decisions. Everything about the cluster (pools, nodes, placement, true speed) is the ClusterRuntime's
+// (sim/cluster/cluster_runtime.h); what makes a decision valid is sim/engine/decision_check.h.
 #include "sim/engine/engine.h"
 
 #include <algorithm>
@@ -12,190 +14,48 @@
 #include <boost/random/normal_distribution.hpp>
 
 #include "models/input_error.h"
-#include "sim/cluster/placement.h"
+#include "sim/cluster/cluster_runtime.h"
+#include "sim/engine/belief_scoring.h"
+#include "sim/engine/decision_check.h"
 #include "sim/engine/goodput_job.h"
+#include "sim/engine/job_runtime.h"
+#include "sim/engine/public_facts.h"
 #include "sim/engine/rounds.h"
+#include "sim/engine/run_guard.h"
 #include "workloads/number_text.h"
 #include "workloads/rng.h"
 
 namespace ringsched {
 
-std::string to_string(AllocKind kind) {
-  static const char* const kNames[] = {"start", "resize", "preempt", "resume", "finish", "migrate"};  // enum order
-  const auto k = static_cast<std::size_t>(kind);
-  return k < std::size(kNames) ? kNames[k] : "start";
-}
-
-JobPublic public_facts(const JobTruth& t, const JobClass& c, int total_gpus) {
-  JobPublic p;
-  p.id = t.id;
-  p.name = t.name;
-  p.arrival = t.arrival;
-  p.requested_gpus = t.requested_gpus;
-  p.cls = c;  // the class's public part (ClassFacts): its truth does not fit
-  p.cls.max_gpus = std::min(c.max_gpus, total_gpus);
-  if (!c.convergence) {
-    p.cls.target_loss = 0.0;
-    p.cls.loss_interval_samples = 0.0;
-  }
-  return p;
-}
-
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// The simulated clock's horizon: 1e12 s (about 31,700 years). Arrivals and event times beyond it (or NaN) come from
-// absurd input (a work of 1e300 samples, a trace time in the far future) and stop the run with a message naming the
-// job instead of looping or overflowing the clock.
-constexpr double kMaxSimTime = kSimHorizonS;
-constexpr int kMaxIdleRounds = 10000;
+using namespace engine_detail;  // NOLINT(google-build-using-namespace): the engine's own private records
 
-// A goodput job's public facts: the batch it was submitted with (0 when it adapts its batch), and at most as many
-// GPUs as that batch (the application's largest, when adapting) has smallest per-GPU batches.
-JobPublic goodput_public_facts(JobPublic p, const GoodputApp& app, double batch) {
-  p.cls.batch_size = batch;
-  const double cap = batch > 0.0 ? batch : app.max_batch_size();
-  const int most = std::max(1, static_cast<int>(std::floor(cap / app.min_local_bsz() + 1e-9)));
-  p.cls.max_gpus = std::max(p.cls.min_gpus, std::min(p.cls.max_gpus, most));
-  return p;
-}
-
-// At equal times: completions (and epoch ends), restart ends, arrivals, wake-ups, then scheduling ticks.
-enum class EvKind : std::uint8_t { kCompletion = 0, kRestartEnd = 1, kArrival = 2, kWakeup = 3, kTick = 4 };
-
-struct Event {
-  double time;
-  EvKind kind;
-  int job;
-  std::uint32_t version;
-  std::uint64_t seq;
-  bool operator>(const Event& o) const {
-    if (time != o.time) return time > o.time;
-    if (kind != o.kind) return kind > o.kind;
-    return seq > o.seq;
-  }
-};
-
-struct Runtime {
-  double work = 0.0;
-  double work_done = 0.0;
-  double last_t = 0.0;
-  double rate = 0.0;
-  int gpus = 0;
-  int pool = 0;  // typed clusters: the pool it holds (or last held) GPUs in
-  JobState state = JobState::kWaiting;
-  double ready_at = 0.0;
-  std::uint32_t version = 0;
-  bool started = false;
-  bool active = false;
-  bool done = false;
-  bool observed = false;  // its belief observes progress or runs (Belief::observes), read once
-  double attained = 0.0;
-  int restarts = 0;
-  std::unique_ptr<GoodputJob> gp;  // the goodput model's state (null for other classes)
-  // The stretch the job runs now, for beliefs that learn from its measured steps (`agent`): reported once, at the
-  // first snapshot after it started running (allocations change only at decisions, so the job still runs it then).
-  bool step_pending = false;
-  std::uint32_t steps_reported = 0;
-  std::uint32_t observations = 0;  // steps and goodput reports its belief received (belief scoring re-scores on change)
-  double step_since = 0.0;
-};
-
-// A job's last belief score (EngineConfig::score_beliefs only): its APE as of `version` observations.
-struct ScoreCache {
-  std::uint32_t version = ~std::uint32_t{0};
-  bool counted = false;
-  double ape = 0.0;
-  double ape16 = 0.0;
-};
-
-class Engine final : public Probe, public ClusterView, public JobViews {
+class Engine final : public Probe, public JobViews {
  public:
   Engine(const Workload& w, Strategy& s, const BeliefSource& b, const EngineConfig& c, const EngineChecker& chk)
-      : wl_(w), strat_(s), cfg_(c), checker_(chk), measure_rng_(make_rng(c.seed, Stream::kMeasurement)) {
+      : wl_(w),
+        strat_(s),
+        cfg_(c),
+        checker_(chk),
+        measure_rng_(make_rng(c.seed, Stream::kMeasurement)),
+        cluster_(c.cluster, w.catalog->classes, w.jobs.size()),
+        scorer_(c.score_beliefs ? w.jobs.size() : 0, c.cluster.gpus_per_node),
+        guard_(c.progress, c.stop, s.name()) {
     const std::size_t n = w.jobs.size();
     rt_.resize(n);
     pub_.resize(n);
     beliefs_.resize(n);
-    if (c.score_beliefs) score_cache_.resize(n);
     result_.jobs.resize(n);
-    BeliefContext ctx{w.catalog.get(), c.cluster.gpus_per_node};
-    for (std::size_t i = 0; i < n; ++i) {
-      const JobTruth& t = w.jobs[i];
-      if (t.id != static_cast<int>(i)) throw std::logic_error("workload job ids must be 0..n-1 in order");
-      if (!(t.arrival >= 0.0 && t.arrival <= kMaxSimTime)) {
-        throw InputError("job '" + t.name + "': arrival time " + number_text(t.arrival) +
-                         " s is not a time within the simulated horizon (0..1e12 s)");
-      }
-      const JobClass& cls = cls_of(static_cast<int>(i));
-      pub_[i] = public_facts(t, cls, c.cluster.largest_pool_gpus());
-      if (cls.goodput) {
-        const bool adaptive = cls.adaptive_batch && s.adapts_batch();
-        const double batch = t.batch_size > 0.0 ? t.batch_size : cls.batch_size;
-        rt_[i].gp = std::make_unique<GoodputJob>(cls.goodput, batch, adaptive);
-        pub_[i] = goodput_public_facts(pub_[i], *cls.goodput, adaptive ? 0.0 : batch);
-      }
-      const JobPublic& p = pub_[i];
-      beliefs_[i] = b.make(p, ctx, b.needs_truth() ? &t : nullptr);
-      rt_[i].observed = beliefs_[i] != nullptr && beliefs_[i]->observes();
-      rt_[i].work = rt_[i].gp ? rt_[i].gp->total() : t.work_samples;
-      if (!(rt_[i].work > 0.0 && std::isfinite(rt_[i].work))) {
-        throw InputError("job '" + t.name + "': its work (" + number_text(rt_[i].work) +
-                         ") is not a positive finite amount");
-      }
-      JobResult& r = result_.jobs[i];
-      r.id = t.id;
-      r.name = t.name;
-      r.class_name = cls.name;
-      r.arrival = t.arrival;
-      r.work = rt_[i].work;
-      push({t.arrival, EvKind::kArrival, t.id, 0, 0});
-    }
+    for (std::size_t i = 0; i < n; ++i)
+      init_job(static_cast<int>(i), b);
     if (c.scheduler.interval_s > 0.0 && n > 0) push({rounds_.next(), EvKind::kTick, -1, 0, 0});
     if (n > 0) result_.first_arrival = w.jobs.front().arrival;
-    const ClusterConfig& cl = c.cluster;
-    const bool pool_topology =
-        std::any_of(cl.pools.begin(), cl.pools.end(), [](const GpuPool& p) { return p.topology != nullptr; });
-    if (cl.typed() && (!cl.placement.empty() || pool_topology)) {
-      // One placer per pool, over the pool's own nodes (node indices in ClusterView run pool after pool), on the
-      // pool's topology if it has one.
-      int offset = 0;
-      for (const GpuPool& p : cl.pools) {
-        auto topo = p.topology ? p.topology
-                               : std::make_shared<const Topology>(Topology::two_level(
-                                     p.nodes, p.gpus_per_node, LinkClass{1.0, 0.0}, LinkClass{1.0, 0.0}));
-        placers_.push_back(std::make_unique<Placer>(
-            topo, make_placement_policy(cl.placement.empty() ? "packed" : cl.placement), cl.defragment));
-        pool_ref_ring_.push_back(topo->reference_ring());
-        node_offset_.push_back(offset);
-        offset += p.nodes;
-      }
-    } else if (cl.topology || !cl.placement.empty()) {
-      if (cl.typed()) throw std::logic_error("engine: GPU pools with a topology are not supported");
-      auto topo = cl.topology ? cl.topology
-                              : std::make_shared<const Topology>(Topology::two_level(
-                                    cl.nodes, cl.gpus_per_node, LinkClass{1.0, 0.0}, LinkClass{1.0, 0.0}));
-      if (topo->gpus() != c.total_gpus()) throw std::logic_error("engine: topology GPUs != nodes x gpus_per_node");
-      placers_.push_back(std::make_unique<Placer>(
-          topo, make_placement_policy(cl.placement.empty() ? "packed" : cl.placement), cl.defragment));
-      node_offset_.push_back(0);
-      ref_ring_ = topo->reference_ring();
-    }
-    if (cl.typed()) {
-      for (const GpuPool& p : cl.pools)
-        pools_.push_back({p.gpu_type, p.gpus(), p.gpus_per_node});
-      pool_in_use_.assign(pools_.size(), 0);
-      result_.pool_gpu_seconds.assign(pools_.size(), 0.0);
-      for (std::size_t i = 0; i < n; ++i) {
-        if (rt_[i].gp) {
-          throw InputError("job '" + w.jobs[i].name +
-                           "': goodput-model classes do not run on a cluster with GPU "
-                           "pools yet");
-        }
-      }
-    }
-    // Typed clusters take dense decisions (Decision::pools), so incremental strategies decide densely there.
-    incremental_ = s.incremental() && !placed() && !c.dense_snapshots && pools_.empty();
+    if (cluster_.typed()) result_.pool_gpu_seconds.assign(cluster_.pool_count(), 0.0);
+    // Typed clusters take dense decisions (each assignment names its pool), so incremental strategies decide densely
+    // there; so they do when jobs are placed on concrete GPUs.
+    incremental_ = s.incremental() && !cluster_.placed() && !c.dense_snapshots && !cluster_.typed();
     if (incremental_) {
       by_id_.resize(n);
       view_stamp_.assign(n, ~std::uint64_t{0});
@@ -213,63 +73,24 @@ class Engine final : public Probe, public ClusterView, public JobViews {
         heap_.pop();
         ++result_.events_processed;
         decide |= handle(e);
-        if ((result_.events_processed & 0xFFFF) == 0) poll_every_65536_events();
+        if ((result_.events_processed & 0xFFFF) == 0) guard_.poll(result_.events_processed, finished_);
       }
       if (decide && active_count_ > 0) run_strategy();
-      if (decide && round_based()) check_idle_rounds();
+      if (decide && round_based()) {
+        // Round-based scheduling ticks on while jobs remain: a strategy that never runs the jobs left would tick to
+        // the horizon.
+        guard_.round_decided(finished_ + active_count_ == static_cast<int>(rt_.size()), active_count_,
+                             !holders_.empty());
+      }
       if (checker_) check();
       if (heap_.empty() && active_count_ > 0) {
         throw std::logic_error("strategy '" + strat_.name() + "' left " + std::to_string(active_count_) +
                                " job(s) waiting with nothing running and no wake-up");
       }
     }
-    if (cfg_.progress) report_progress();
-    for (const auto& placer : placers_) {
-      const PlacementTotals& pt = placer->totals();
-      result_.placed = true;
-      result_.migrations += pt.migrations;
-      result_.fragmented_gpu_seconds += pt.fragmented_gpu_seconds;
-      result_.node_span_seconds += pt.node_span_seconds;
-      result_.holding_job_seconds += pt.holding_job_seconds;
-    }
+    guard_.finish(result_.events_processed, finished_);
+    if (cluster_.placed()) result_.add_placement(cluster_.placement_totals());
     return std::move(result_);
-  }
-
-  // Round-based scheduling ticks on while jobs remain, so a strategy that never runs the jobs left would tick to
-  // the horizon: after kMaxIdleRounds decisions in a row with every job arrived and none holding GPUs, stop.
-  void check_idle_rounds() {
-    const bool all_arrived = finished_ + active_count_ == static_cast<int>(rt_.size());
-    idle_rounds_ = (all_arrived && active_count_ > 0 && holders_.empty()) ? idle_rounds_ + 1 : 0;
-    if (idle_rounds_ >= kMaxIdleRounds) {
-      throw std::logic_error("strategy '" + strat_.name() + "' left " + std::to_string(active_count_) +
-                             " job(s) waiting for " + std::to_string(kMaxIdleRounds) +
-                             " rounds with nothing running and no arrival to come (a job larger than any GPU pool, or "
-                             "one whose throughput is 0 on every GPU type of the cluster?)");
-    }
-  }
-
-  void poll_every_65536_events() {
-    if (cfg_.progress) report_progress();
-    if (cfg_.stop && cfg_.stop())
-      throw std::runtime_error("stopped after " + std::to_string(result_.events_processed) +
-                               " events: the experiment was stopped");
-  }
-
-  void report_progress() {
-    cfg_.progress(result_.events_processed - reported_events_, finished_ - reported_finished_);
-    reported_events_ = result_.events_processed;
-    reported_finished_ = finished_;
-  }
-
-  [[nodiscard]] int nodes() const override { return cfg_.cluster.nodes; }
-  [[nodiscard]] std::vector<int> node_gpus(int job_id) const override {
-    if (!placed()) return std::vector<int>(static_cast<std::size_t>(cfg_.cluster.nodes), 0);
-    if (pools_.empty()) return placers_[0]->node_counts(job_id);
-    std::vector<int> all(static_cast<std::size_t>(cfg_.cluster.nodes), 0);
-    const auto pool = static_cast<std::size_t>(rt_[static_cast<std::size_t>(job_id)].pool);
-    const std::vector<int> mine = placers_[pool]->node_counts(job_id);
-    std::copy(mine.begin(), mine.end(), all.begin() + node_offset_[pool]);
-    return all;
   }
 
   double measure_throughput(int job_id, double sigma) override {
@@ -277,42 +98,65 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     boost::random::normal_distribution<double> gauss(0.0, 1.0);
     const double z = gauss(measure_rng_);  // always drawn: keeps the stream aligned
     if (i >= rt_.size() || rt_[i].gpus <= 0) return 0.0;
-    return true_rate(static_cast<int>(i), rt_[i].gpus) * std::exp(sigma * z - 0.5 * sigma * sigma);
+    return true_rate(static_cast<int>(i)) * std::exp(sigma * z - 0.5 * sigma * sigma);
+  }
+
+  // Incremental strategies' views, built on first access in a decision (holders were advanced and observed then).
+  [[nodiscard]] const JobView& view(int id) const override {
+    const auto i = static_cast<std::size_t>(id);
+    if (i >= by_id_.size() || !rt_[i].active) throw std::logic_error("strategy asked for the view of an inactive job");
+    if (view_stamp_[i] != result_.decisions) {
+      by_id_[i] = view_of(id);
+      view_stamp_[i] = result_.decisions;
+    }
+    return by_id_[i];
+  }
+
+  // Holders were advanced before the decision and other jobs make no progress: the runtime's value is current.
+  [[nodiscard]] double work_done(int id) const override {
+    const auto i = static_cast<std::size_t>(id);
+    if (i >= by_id_.size() || !rt_[i].active)
+      throw std::logic_error("strategy asked for the progress of an inactive job");
+    return rt_[i].work_done;
   }
 
  private:
+  // Job `id`'s public facts, belief, work and result record; its arrival event.
+  void init_job(int id, const BeliefSource& b) {
+    const auto i = static_cast<std::size_t>(id);
+    const JobTruth& t = wl_.jobs[i];
+    if (t.id != id) throw std::logic_error("workload job ids must be 0..n-1 in order");
+    const JobClass& cls = cls_of(id);
+    pub_[i] = public_facts(t, cls, cfg_.cluster.largest_pool_gpus());
+    start_runtime(rt_[i], pub_[i], t, cls, strat_.adapts_batch(), cluster_.typed());
+    const BeliefContext ctx{wl_.catalog.get(), cfg_.cluster.gpus_per_node};
+    beliefs_[i] = b.make(pub_[i], ctx, b.needs_truth() ? &t : nullptr);
+    rt_[i].observed = beliefs_[i] != nullptr && beliefs_[i]->observes();
+    JobResult& r = result_.jobs[i];
+    r.id = t.id;
+    r.name = t.name;
+    r.class_name = cls.name;
+    r.arrival = t.arrival;
+    r.work = rt_[i].work;
+    push({t.arrival, EvKind::kArrival, t.id, 0, 0});
+  }
+
   const JobClass& cls_of(int id) const {
     return wl_.catalog->classes[static_cast<std::size_t>(wl_.jobs[static_cast<std::size_t>(id)].class_index)];
   }
-  double true_rate(int id, int w) const {
-    const Runtime& r = rt_[static_cast<std::size_t>(id)];
-    if (r.gp) return r.gp->rate() * wl_.jobs[static_cast<std::size_t>(id)].speed_factor;
-    if (placed()) return placed_rate(id);
-    if (!pools_.empty()) {
-      const PoolInfo& p = pools_[static_cast<std::size_t>(r.pool)];
-      return class_throughput_on(cls_of(id), p.gpu_type, w, packed_nodes(w, p.gpus_per_node),
-                                 wl_.jobs[static_cast<std::size_t>(id)].speed_factor);
-    }
-    return class_throughput(cls_of(id), w, packed_nodes(w, cfg_.cluster.gpus_per_node),
-                            wl_.jobs[static_cast<std::size_t>(id)].speed_factor);
+
+  // The job's true speed on the GPUs it holds: its goodput model's, else the cluster runtime's.
+  double true_rate(int id) const {
+    const auto i = static_cast<std::size_t>(id);
+    const double sf = wl_.jobs[i].speed_factor;
+    if (rt_[i].gp) return rt_[i].gp->rate() * sf;
+    return cluster_.true_rate(id, cls_of(id), wl_.jobs[i].class_index, rt_[i].gpus, sf);
   }
-  // Speed on the job's current GPUs: ring parameters from the topology, or just the nodes spanned.
-  double placed_rate(int id) const {
-    const RingComm ring = placer_of(id).ring_of(id);
-    const double sf = wl_.jobs[static_cast<std::size_t>(id)].speed_factor;
-    if (cfg_.cluster.topology) return ring_throughput(cls_of(id), ring, ref_ring_, sf);
-    if (!pools_.empty()) {
-      const auto pool = static_cast<std::size_t>(rt_[static_cast<std::size_t>(id)].pool);
-      const PoolInfo& p = pools_[pool];
-      if (cfg_.cluster.pools[pool].topology) {
-        return ring_throughput(cls_of(id), *speed_on(cls_of(id), p.gpu_type), ring, pool_ref_ring_[pool], sf);
-      }
-      return class_throughput_on(cls_of(id), p.gpu_type, ring.gpus, ring.nodes, sf);
-    }
-    return class_throughput(cls_of(id), ring.gpus, ring.nodes, sf);
-  }
+
   void push(Event e) {
-    if (!(e.time <= kMaxSimTime)) {  // also NaN
+    // Event times beyond the horizon (or NaN) come from absurd input (a work of 1e300 samples): the run stops with a
+    // message naming the job instead of looping or overflowing the clock.
+    if (!(e.time <= kSimHorizonS)) {  // also NaN
       if (e.job < 0)
         throw std::logic_error("strategy '" + strat_.name() + "' asked to be woken at " + number_text(e.time) + " s");
       const JobTruth& t = wl_.jobs[static_cast<std::size_t>(e.job)];
@@ -333,7 +177,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       const double gs = static_cast<double>(r.gpus) * dt;
       r.attained += gs;  // also the job's gpu_seconds (the same sum), copied to its result when it finishes
       result_.allocated_gpu_seconds += gs;
-      if (!pools_.empty()) result_.pool_gpu_seconds[static_cast<std::size_t>(r.pool)] += gs;
+      if (cluster_.typed()) result_.pool_gpu_seconds[static_cast<std::size_t>(cluster_.pool_of(id))] += gs;
     }
     r.last_t = now_;
   }
@@ -351,10 +195,10 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
     r.state = JobState::kRunning;
     if (r.gp) r.gp->observe();
-    r.rate = true_rate(id, r.gpus);
-    if (!pools_.empty() && !(r.rate > 0.0)) {
+    r.rate = true_rate(id);
+    if (cluster_.typed() && !(r.rate > 0.0)) {
       throw std::logic_error("strategy '" + strat_.name() + "' put job " + pub_[static_cast<std::size_t>(id)].name +
-                             " on " + std::to_string(r.gpus) + " " + pools_[static_cast<std::size_t>(r.pool)].gpu_type +
+                             " on " + std::to_string(r.gpus) + " " + cluster_.gpu_type(cluster_.pool_of(id)) +
                              " GPUs, where its class cannot run (throughput 0)");
     }
     schedule_completion(id);
@@ -363,12 +207,6 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       r.step_pending = true;
       r.step_since = now_;
     }
-  }
-
-  // A goodput job's GPUs per node, in allocation order: the placer's, else packed on nodes.
-  std::vector<int> job_placement(int id, int w) const {
-    if (placed()) return placer_of(id).placement_of(id);
-    return packed_placement(w, cfg_.cluster.gpus_per_node);
   }
 
   // A goodput job reached the end of its epoch before its completion: next epoch, new rate.
@@ -399,25 +237,15 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   }
 
   void log(int id, int from, int to, AllocKind kind) {
-    if (cfg_.record_events)
-      result_.events.push_back({now_, id, from, to, kind, rt_[static_cast<std::size_t>(id)].pool});
+    if (cfg_.record_events) result_.events.push_back({now_, id, from, to, kind, cluster_.pool_of(id)});
   }
 
+  // Returns whether the strategy is asked after this batch of simultaneous events.
   bool handle(const Event& e) {
     Runtime& r = rt_[static_cast<std::size_t>(std::max(e.job, 0))];
     switch (e.kind) {
       case EvKind::kArrival:
-        r.active = true;
-        r.last_t = now_;
-        ++active_count_;
-        if (incremental_) {
-          observe(e.job);
-          arrived_.push_back(e.job);
-          if (checker_) active_.push_back(e.job);
-        } else {
-          active_.push_back(e.job);
-          views_.push_back(make_view(e.job));
-        }
+        arrive(e.job);
         return !round_based();
       case EvKind::kWakeup:
         return e.version == wake_version_ && !round_based();
@@ -429,44 +257,62 @@ class Engine final : public Probe, public ClusterView, public JobViews {
         advance(e.job);
         begin_running(e.job);
         return false;
-      case EvKind::kCompletion: {
+      case EvKind::kCompletion:
         if (e.version != r.version || r.done) return false;
         advance(e.job);
         if (r.gp && r.gp->epoch_end() < r.work) {
           end_epoch(e.job);
           return false;
         }
-        r.work_done = r.work;
-        JobResult& res = result_.jobs[static_cast<std::size_t>(e.job)];
-        res.finish = now_;
-        res.gpu_seconds = r.attained;
-        result_.last_finish = std::max(result_.last_finish, now_);
-        log(e.job, r.gpus, 0, AllocKind::kFinish);
-        if (placed()) {
-          placer_of(e.job).clock(now_);
-          placer_of(e.job).release(e.job);
-        }
-        in_use_ -= r.gpus;
-        if (!pools_.empty()) pool_in_use_[static_cast<std::size_t>(r.pool)] -= r.gpus;
-        r.gpus = 0;
-        r.done = true;
-        r.active = false;
-        ++finished_;
-        --active_count_;
-        holders_.erase(std::find(holders_.begin(), holders_.end(), e.job));
-        if (incremental_) {
-          finished_ids_.push_back(e.job);
-          if (checker_) active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(position(e.job)));
-        } else {
-          const std::size_t pos = position(e.job);
-          active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(pos));
-          views_.erase(views_.begin() + static_cast<std::ptrdiff_t>(pos));
-        }
-        strat_.on_finish(e.job);
+        finish(e.job);
         return !round_based();
-      }
     }
     return false;
+  }
+
+  void arrive(int id) {
+    Runtime& r = rt_[static_cast<std::size_t>(id)];
+    r.active = true;
+    r.last_t = now_;
+    ++active_count_;
+    if (incremental_) {
+      observe(id);
+      arrived_.push_back(id);
+      if (checker_) active_.push_back(id);
+    } else {
+      active_.push_back(id);
+      views_.push_back(make_view(id));
+    }
+  }
+
+  void finish(int id) {
+    Runtime& r = rt_[static_cast<std::size_t>(id)];
+    r.work_done = r.work;
+    JobResult& res = result_.jobs[static_cast<std::size_t>(id)];
+    res.finish = now_;
+    res.gpu_seconds = r.attained;
+    result_.last_finish = std::max(result_.last_finish, now_);
+    log(id, r.gpus, 0, AllocKind::kFinish);
+    if (cluster_.placed()) {
+      cluster_.clock(now_);
+      cluster_.release(id);
+    }
+    cluster_.hold(id, r.gpus, 0, cluster_.pool_of(id));
+    r.gpus = 0;
+    r.done = true;
+    r.active = false;
+    ++finished_;
+    --active_count_;
+    holders_.erase(std::find(holders_.begin(), holders_.end(), id));
+    if (incremental_) {
+      finished_ids_.push_back(id);
+      if (checker_) active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(position(id)));
+    } else {
+      const std::size_t pos = position(id);
+      active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(pos));
+      views_.erase(views_.begin() + static_cast<std::ptrdiff_t>(pos));
+    }
+    strat_.on_finish(id);
   }
 
   // The job's belief sees its progress (and goodput report) as of now.
@@ -480,17 +326,11 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       ++r.observations;
     }
     if (r.step_pending && now_ > r.step_since) {
-      // One measured step of the stretch the job has run since step_since, with keyed lognormal noise.
+      // One measured step of the stretch the job has run since step_since.
       r.step_pending = false;
-      const double sigma = cfg_.step_measurement_sigma;
-      const double z = keyed_normal(cfg_.seed, Stream::kAgentSteps, static_cast<std::uint64_t>(id), r.steps_reported++);
-      StepObservation o;
-      o.gpus = r.gpus;
-      o.nodes = placed() ? placer_of(id).ring_of(id).nodes : packed_nodes(r.gpus, gpus_per_node_of(id));
-      o.global_batch = global_batch(cls_of(id), r.gpus);
-      o.throughput = r.rate * std::exp(sigma * z - 0.5 * sigma * sigma);
-      if (!pools_.empty()) o.gpu_type = pools_[static_cast<std::size_t>(r.pool)].gpu_type;
-      belief->observe_step(o);
+      const StepObservation o{r.gpus, cluster_.nodes_spanned(id, r.gpus), global_batch(cls_of(id), r.gpus), r.rate,
+                              cluster_.gpu_type(cluster_.pool_of(id))};
+      belief->observe_step(measured(o, cfg_.seed, id, r.steps_reported++, cfg_.step_measurement_sigma));
       ++r.observations;
     }
   }
@@ -498,25 +338,6 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   JobView make_view(int id) {
     observe(id);
     return view_of(id);
-  }
-
-  // Incremental strategies' views, built on first access in a decision (holders were advanced and observed then).
-  [[nodiscard]] const JobView& view(int id) const override {
-    const auto i = static_cast<std::size_t>(id);
-    if (i >= by_id_.size() || !rt_[i].active) throw std::logic_error("strategy asked for the view of an inactive job");
-    if (view_stamp_[i] != result_.decisions) {
-      by_id_[i] = view_of(id);
-      view_stamp_[i] = result_.decisions;
-    }
-    return by_id_[i];
-  }
-
-  // Holders were advanced before the decision and other jobs make no progress: the runtime's value is current.
-  [[nodiscard]] double work_done(int id) const override {
-    const auto i = static_cast<std::size_t>(id);
-    if (i >= by_id_.size() || !rt_[i].active)
-      throw std::logic_error("strategy asked for the progress of an inactive job");
-    return rt_[i].work_done;
   }
 
   [[nodiscard]] JobView view_of(int id) const {
@@ -532,7 +353,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     v.attained_gpu_seconds = r.attained;
     v.first_start = r.started ? result_.jobs[static_cast<std::size_t>(id)].first_start : -1.0;
     v.restarts = r.restarts;
-    v.pool = r.pool;
+    v.pool = cluster_.pool_of(id);
     return v;
   }
 
@@ -562,11 +383,12 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     dirty_.clear();
     Snapshot s;
     s.now = now_;
-    s.total_gpus = cfg_.total_gpus();
+    s.total_gpus = cluster_.total_gpus();
     s.gpus_per_node = cfg_.cluster.gpus_per_node;
     s.probe = this;
-    s.cluster = placed() ? this : nullptr;
-    s.pools = pools_;
+    s.cluster = cluster_.placed() ? &cluster_ : nullptr;
+    s.pools = cluster_.strategy_pools();
+    s.gpus_in_use = cluster_.gpus_in_use();
     ++result_.decisions;
     if (cfg_.score_beliefs) score_beliefs();
     if (incremental_) {
@@ -574,249 +396,94 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       s.arrived = arrived_;
       s.finished = finished_ids_;
       s.active_jobs = static_cast<std::size_t>(active_count_);
-      s.gpus_in_use = in_use_;
       const Decision d = strat_.decide_changes(s);
       arrived_.clear();
       finished_ids_.clear();
-      apply_changes(d);
+      apply_changes(s, d);
       return;
     }
     s.jobs = views_;
     const Decision d = strat_.decide(s);
-    apply(d);
+    apply(s, d);
   }
+
+  [[nodiscard]] std::string who() const { return "strategy '" + strat_.name() + "'"; }
 
   // An incremental decision: only the listed jobs change, in job-id order (as apply() changes them in snapshot
   // order, which is id order), after the same checks.
-  void apply_changes(const Decision& d) {
-    auto who = [this] { return "strategy '" + strat_.name() + "'"; };
-    if (!d.jobs.empty() || !d.place_order.empty()) {
-      throw std::logic_error(who() + " returned a dense decision from decide_changes");
-    }
+  void apply_changes(const Snapshot& s, const Decision& d) {
+    ChangeContext jobs;
+    jobs.active = [this](int id) {
+      return id >= 0 && static_cast<std::size_t>(id) < rt_.size() && rt_[static_cast<std::size_t>(id)].active;
+    };
+    jobs.pub = [this](int id) -> const JobPublic& { return pub_[static_cast<std::size_t>(id)]; };
+    jobs.held = [this](int id) { return rt_[static_cast<std::size_t>(id)].gpus; };
+    jobs.pool_of = [this](int id) { return cluster_.pool_of(id); };
+    check_changes(s, d, jobs, who());
     std::vector<Change> ch = d.changes;
     std::sort(ch.begin(), ch.end(), [](const Change& a, const Change& b) { return a.job < b.job; });
-    long total = in_use_;
-    for (std::size_t k = 0; k < ch.size(); ++k) {
-      const int id = ch[k].job;
-      const int w = ch[k].gpus;
-      if (id < 0 || static_cast<std::size_t>(id) >= rt_.size() || !rt_[static_cast<std::size_t>(id)].active) {
-        throw std::logic_error(who() + " changed job " + std::to_string(id) + ", which is not active");
-      }
-      if (k > 0 && ch[k - 1].job == id) {
-        throw std::logic_error(who() + " changed job " + std::to_string(id) + " twice in one decision");
-      }
-      const JobPublic& p = pub_[static_cast<std::size_t>(id)];
-      if (w < 0 || (w > 0 && (w < p.cls.min_gpus || w > p.cls.max_gpus))) {
-        throw std::logic_error(who() + " gave job " + p.name + " " + std::to_string(w) + " GPUs (limits " +
-                               std::to_string(p.cls.min_gpus) + ".." + std::to_string(p.cls.max_gpus) + ")");
-      }
-      total += w - rt_[static_cast<std::size_t>(id)].gpus;
-    }
-    if (total > cfg_.total_gpus()) {
-      throw std::logic_error(who() + " allocated " + std::to_string(total) + " GPUs of " +
-                             std::to_string(cfg_.total_gpus()));
-    }
     for (const Change& c : ch)
-      change(c.job, c.gpus);
-    schedule_wakeup(d, who());
+      change(c.job, c.gpus, c.pool);
+    schedule_wakeup(d);
   }
 
-  void schedule_wakeup(const Decision& d, const std::string& who) {
+  void schedule_wakeup(const Decision& d) {
     ++wake_version_;
-    if (d.wakeup_at < kInf) {
-      if (!(d.wakeup_at > now_)) throw std::logic_error(who + " asked to be woken at a time not in the future");
-      push({d.wakeup_at, EvKind::kWakeup, -1, wake_version_, 0});
-    }
+    if (d.wakeup_at < kInf) push({d.wakeup_at, EvKind::kWakeup, -1, wake_version_, 0});
   }
 
-  void apply(const Decision& d) {
-    auto who = [this] { return "strategy '" + strat_.name() + "'"; };
-    if (d.jobs.size() != active_.size()) {
-      throw std::logic_error(who() + " returned " + std::to_string(d.jobs.size()) + " allocations for " +
-                             std::to_string(active_.size()) + " jobs");
+  void apply(const Snapshot& s, const Decision& d) {
+    check_decision(s, d, who());
+    std::vector<int> moved;
+    if (cluster_.placed()) {
+      std::vector<int> held(active_.size());
+      for (std::size_t k = 0; k < active_.size(); ++k)
+        held[k] = rt_[static_cast<std::size_t>(active_[k])].gpus;
+      cluster_.clock(now_);
+      cluster_.place(active_, held, d, moved);
     }
-    long total = 0;
-    for (std::size_t k = 0; k < d.jobs.size(); ++k) {
-      const int w = d.jobs[k].gpus;
-      const JobPublic& p = pub_[static_cast<std::size_t>(active_[k])];
-      if (w < 0 || (w > 0 && (w < p.cls.min_gpus || w > p.cls.max_gpus))) {
-        throw std::logic_error(who() + " gave job " + p.name + " " + std::to_string(w) + " GPUs (limits " +
-                               std::to_string(p.cls.min_gpus) + ".." + std::to_string(p.cls.max_gpus) + ")");
-      }
-      total += w;
-    }
-    if (total > cfg_.total_gpus()) {
-      throw std::logic_error(who() + " allocated " + std::to_string(total) + " GPUs of " +
-                             std::to_string(cfg_.total_gpus()));
-    }
-    check_node_gpus(d, who());
-    check_pools(d, who());
-    std::vector<int> relocated;
-    if (placed()) place(d, relocated);
     for (std::size_t k = 0; k < d.jobs.size(); ++k)
       change(active_[k], d.jobs[k].gpus, d.jobs[k].pool);
-    for (int id : relocated)
-      relocate(id);
-    if (placed() && placers_[0]->defragment()) {
-      for (std::size_t k = 0; k < d.jobs.size(); ++k)
-        if (rt_[static_cast<std::size_t>(active_[k])].state == JobState::kRunning) migrate(active_[k]);
-    }
-    schedule_wakeup(d, who());
-  }
-
-  // Typed clusters: one pool per job, each a pool of the cluster, no pool over its GPUs.
-  void check_pools(const Decision& d, const std::string& who) const {
-    if (pools_.empty()) {
-      for (const Assignment& a : d.jobs)
-        if (a.gpus > 0 && a.pool != 0)
-          throw std::logic_error(who + " chose GPU pools on a cluster without cluster.pools");
-      return;
-    }
-    std::vector<long> used(pools_.size(), 0);
-    for (std::size_t k = 0; k < d.jobs.size(); ++k) {
-      if (d.jobs[k].gpus == 0) continue;
-      const int p = d.jobs[k].pool;
-      if (p < 0 || static_cast<std::size_t>(p) >= pools_.size()) {
-        throw std::logic_error(who + " put job " + pub_[static_cast<std::size_t>(active_[k])].name + " in pool " +
-                               std::to_string(p) + " of " + std::to_string(pools_.size()));
-      }
-      used[static_cast<std::size_t>(p)] += d.jobs[k].gpus;
-    }
-    for (std::size_t p = 0; p < pools_.size(); ++p) {
-      if (used[p] > pools_[p].gpus) {
-        throw std::logic_error(who + " allocated " + std::to_string(used[p]) + " " + pools_[p].gpu_type + " GPUs of " +
-                               std::to_string(pools_[p].gpus));
+    for (int id : moved)
+      restart_in_place(id, true);
+    if (cluster_.defragments()) {
+      for (std::size_t k = 0; k < d.jobs.size(); ++k) {
+        const int id = active_[k];
+        if (rt_[static_cast<std::size_t>(id)].state == JobState::kRunning && cluster_.try_improve(id))
+          restart_in_place(id, false);
       }
     }
+    schedule_wakeup(d);
   }
 
-  // Explicit placements must match the counts, one entry per node, and fit every node.
-  void check_node_gpus(const Decision& d, const std::string& who) const {
-    const bool any = std::any_of(d.jobs.begin(), d.jobs.end(), [](const Assignment& a) { return !a.nodes.empty(); });
-    if (!any) return;
-    if (!placed()) throw std::logic_error(who + " placed jobs on nodes, but the engine has no placement policy");
-    if (!pools_.empty())
-      throw std::logic_error(who + " placed jobs on nodes: not supported on a cluster with GPU pools");
-    if (std::any_of(d.jobs.begin(), d.jobs.end(), [](const Assignment& a) { return a.nodes.empty(); }))
-      throw std::logic_error(who + " gave node placements for some jobs only");
-    std::vector<int> per_node(static_cast<std::size_t>(cfg_.cluster.nodes), 0);
-    for (std::size_t k = 0; k < d.jobs.size(); ++k) {
-      const auto& v = d.jobs[k].nodes;
-      if (v.size() != per_node.size()) throw std::logic_error(who + " gave a placement of the wrong size");
-      int sum = 0;
-      for (std::size_t n = 0; n < v.size(); ++n) {
-        if (v[n] < 0) throw std::logic_error(who + " placed a negative GPU count");
-        sum += v[n];
-        per_node[n] += v[n];
-      }
-      if (sum != d.jobs[k].gpus) throw std::logic_error(who + " placed a job on other GPUs than it allocated");
-    }
-    for (int g : per_node) {
-      if (g > cfg_.cluster.gpus_per_node) throw std::logic_error(who + " placed more GPUs on a node than it has");
-    }
-  }
-
-  // Releases every job whose count (or, with explicit placements, whose GPUs per node) changes, then places them:
-  // on the nodes the strategy named, else by the placement policy in the strategy's order or largest first (ties:
-  // snapshot order). Jobs that keep their count but move are returned in `relocated`.
-  void place(const Decision& d, std::vector<int>& relocated) {
-    for (const auto& placer : placers_)
-      placer->clock(now_);
-    // The pool each job is placed in: the decision's on a typed cluster (one placer per pool), else the only one.
-    const auto pool_of = [&](std::size_t k) {
-      return pools_.empty() ? std::size_t{0} : static_cast<std::size_t>(d.jobs[k].pool);
-    };
-    std::vector<std::size_t> moved;
-    const bool explicit_nodes = !d.jobs.empty() && !d.jobs[0].nodes.empty();
-    for (std::size_t k = 0; k < d.jobs.size(); ++k) {
-      const int id = active_[k];
-      const Runtime& r = rt_[static_cast<std::size_t>(id)];
-      const bool count_changes = d.jobs[k].gpus != r.gpus;
-      const bool pool_changes =
-          !pools_.empty() && d.jobs[k].gpus > 0 && r.gpus > 0 && pool_of(k) != static_cast<std::size_t>(r.pool);
-      const bool nodes_change = explicit_nodes && !count_changes && placers_[0]->node_counts(id) != d.jobs[k].nodes;
-      if (!count_changes && !nodes_change && !pool_changes) continue;
-      placer_of(id).release(id);
-      if (d.jobs[k].gpus > 0) moved.push_back(k);
-      if (nodes_change && d.jobs[k].gpus > 0) relocated.push_back(id);
-    }
-    if (explicit_nodes) {
-      for (std::size_t k : moved)
-        placers_[0]->place_on(active_[k], d.jobs[k].nodes);
-      return;
-    }
-    if (!d.place_order.empty()) {
-      std::vector<std::size_t> rank(d.jobs.size(), d.jobs.size());
-      for (std::size_t i = 0; i < d.place_order.size(); ++i) {
-        const auto k = static_cast<std::size_t>(d.place_order[i]);
-        if (k < rank.size()) rank[k] = std::min(rank[k], i);
-      }
-      std::stable_sort(moved.begin(), moved.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
-    } else {
-      std::stable_sort(moved.begin(), moved.end(),
-                       [&](std::size_t a, std::size_t b) { return d.jobs[a].gpus > d.jobs[b].gpus; });
-    }
-    for (std::size_t k : moved)
-      placers_[pool_of(k)]->place(active_[k], d.jobs[k].gpus);
-  }
-
-  // Same count on other GPUs, as the strategy placed it: a restart, logged as a migration.
-  void relocate(int id) {
+  // Same count on other GPUs (the strategy moved it, `counted`, or the placer found better ones): a restart, logged
+  // as a migration.
+  void restart_in_place(int id, bool counted) {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
     advance(id);
     ++r.version;
     ++r.restarts;
     ++result_.jobs[static_cast<std::size_t>(id)].restarts;
-    ++result_.migrations;
-    if (r.gp) r.gp->reallocate(job_placement(id, r.gpus));
+    if (counted) ++result_.migrations;
+    if (r.gp) r.gp->reallocate(cluster_.placement(id, r.gpus));
     log(id, r.gpus, r.gpus, AllocKind::kMigrate);
     begin_restart(id);
   }
 
-  // Same count, better GPUs: a restart, logged and counted as a migration.
-  void migrate(int id) {
-    if (!placer_of(id).try_improve(id)) return;
-    Runtime& r = rt_[static_cast<std::size_t>(id)];
-    advance(id);
-    ++r.version;
-    ++r.restarts;
-    ++result_.jobs[static_cast<std::size_t>(id)].restarts;
-    if (r.gp) r.gp->reallocate(job_placement(id, r.gpus));
-    log(id, r.gpus, r.gpus, AllocKind::kMigrate);
-    begin_restart(id);
-  }
-
-  [[nodiscard]] bool placed() const { return !placers_.empty(); }
-  // The placer of the job's pool (its last pool once it holds none; the only placer on an untyped cluster).
-  [[nodiscard]] Placer& placer_of(int id) const {
-    if (pools_.empty()) return *placers_[0];
-    return *placers_[static_cast<std::size_t>(rt_[static_cast<std::size_t>(id)].pool)];
-  }
-
-  // GPUs per node of the pool the job holds (the cluster's on the untyped cluster).
-  [[nodiscard]] int gpus_per_node_of(int id) const {
-    if (pools_.empty()) return cfg_.cluster.gpus_per_node;
-    return pools_[static_cast<std::size_t>(rt_[static_cast<std::size_t>(id)].pool)].gpus_per_node;
-  }
-
-  // `pool`: typed clusters only (0 otherwise); a job that keeps its count but moves pool restarts (a migration).
-  void change(int id, int to, int pool = 0) {
+  // The job goes to `to` GPUs in `pool` (typed clusters; 0 otherwise); a job that keeps its count but moves pool
+  // restarts (a migration).
+  void change(int id, int to, int pool) {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
     const int from = r.gpus;
-    const bool moves_pool = !pools_.empty() && to > 0 && from > 0 && pool != r.pool;
+    const bool moves_pool = to > 0 && from > 0 && pool != cluster_.pool_of(id);
     if (from == to && !moves_pool) return;
     advance(id);
-    in_use_ += to - from;
-    if (!pools_.empty()) {
-      pool_in_use_[static_cast<std::size_t>(r.pool)] -= from;
-      if (to > 0) r.pool = pool;
-      pool_in_use_[static_cast<std::size_t>(r.pool)] += to;
-      result_.jobs[static_cast<std::size_t>(id)].gpu_type = pools_[static_cast<std::size_t>(r.pool)].gpu_type;
-    }
+    cluster_.hold(id, from, to, pool);
+    JobResult& res = result_.jobs[static_cast<std::size_t>(id)];
+    if (cluster_.typed()) res.gpu_type = cluster_.gpu_type(cluster_.pool_of(id));
     dirty_.push_back(id);
     if (from == 0) holders_.push_back(id);
     if (to == 0) holders_.erase(std::find(holders_.begin(), holders_.end(), id));
-    JobResult& res = result_.jobs[static_cast<std::size_t>(id)];
     ++r.version;
     r.gpus = to;
     res.max_gpus = std::max(res.max_gpus, to);
@@ -827,7 +494,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       log(id, from, 0, AllocKind::kPreempt);
       return;
     }
-    if (r.gp) r.gp->reallocate(job_placement(id, to));
+    if (r.gp) r.gp->reallocate(cluster_.placement(id, to));
     if (!r.started) {
       r.started = true;
       res.first_start = now_;
@@ -859,58 +526,21 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     }
   }
 
-  // Every active job's belief against the truth, as of now (EngineConfig::score_beliefs). A belief is re-scored
-  // only after it observed something new.
+  // Every active job's belief against the truth, as of now (EngineConfig::score_beliefs).
   void score_beliefs() {
-    const auto score = [this](int id) {
-      Runtime& r = rt_[static_cast<std::size_t>(id)];
-      const Belief* b = beliefs_[static_cast<std::size_t>(id)].get();
-      if (b == nullptr || !r.active) return;
-      const JobPublic& p = pub_[static_cast<std::size_t>(id)];
-      ScoreCache& sc = score_cache_[static_cast<std::size_t>(id)];
-      if (sc.version != r.observations) {
-        sc.version = r.observations;
-        double sum = 0.0;
-        double sum16 = 0.0;
-        int n16 = 0;
-        const double sf = wl_.jobs[static_cast<std::size_t>(id)].speed_factor;
-        for (int w = 1; w <= p.cls.max_gpus; ++w) {
-          const int nodes = packed_nodes(w, cfg_.cluster.gpus_per_node);
-          const double truth = class_throughput(cls_of(id), w, nodes, sf);
-          const double ape = truth > 0.0 ? std::abs(b->throughput(w, nodes) - truth) / truth : 0.0;
-          sum += ape;
-          if (w >= 16) {
-            sum16 += ape;
-            ++n16;
-          }
-        }
-        sc.ape = p.cls.max_gpus > 0 ? sum / p.cls.max_gpus : 0.0;
-        sc.ape16 = n16 > 0 ? sum16 / n16 : -1.0;
-      }
-      auto& cells = result_.belief_score.by_class;
-      const auto k = static_cast<std::size_t>(wl_.jobs[static_cast<std::size_t>(id)].class_index);
-      if (cells.size() <= k) cells.resize(k + 1);
-      BeliefScore::Cell& bs = cells[k];
-      if (!sc.counted) {
-        sc.counted = true;
-        ++bs.jobs;
-      }
-      bs.ape_sum += sc.ape;
-      bs.work_ape_sum += std::abs(b->total_work() - r.work) / r.work;
-      ++bs.job_decisions;
-      if (sc.ape16 >= 0.0) {
-        bs.ape16_sum += sc.ape16;
-        ++bs.job_decisions16;
-      }
-    };
-    for (std::size_t id = 0; id < rt_.size(); ++id)
-      score(static_cast<int>(id));
+    for (std::size_t i = 0; i < rt_.size(); ++i) {
+      const Belief* b = beliefs_[i].get();
+      if (b == nullptr || !rt_[i].active) continue;
+      const JobTruth& t = wl_.jobs[i];
+      scorer_.score(result_.belief_score, t.id, *b, cls_of(t.id), t.class_index, pub_[i], t.speed_factor, rt_[i].work,
+                    rt_[i].observations);
+    }
   }
 
   void check() {
     EngineCheckView v;
     v.now = now_;
-    v.total_gpus = cfg_.total_gpus();
+    v.total_gpus = cluster_.total_gpus();
     v.finished = finished_;
     for (int id : active_) {
       advance(id);
@@ -918,28 +548,28 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       v.gpus_in_use += r.gpus;
       v.active.push_back({id, r.gpus, r.state, r.work_done, r.work});
     }
-    for (std::size_t p = 0; p < pools_.size(); ++p) {
-      v.pool_gpus.push_back(pools_[p].gpus);
-      v.pool_gpus_in_use.push_back(pool_in_use_[p]);
+    for (std::size_t p = 0; cluster_.typed() && p < cluster_.pool_count(); ++p) {
+      v.pool_gpus.push_back(cluster_.pool_gpus(p));
+      v.pool_gpus_in_use.push_back(cluster_.pool_in_use(p));
     }
     checker_(v);
   }
+
+  [[nodiscard]] bool round_based() const { return cfg_.scheduler.interval_s > 0.0; }
 
   const Workload& wl_;
   Strategy& strat_;
   EngineConfig cfg_;
   EngineChecker checker_;
   Rng measure_rng_;
+  ClusterRuntime cluster_;  // pools, nodes, placement, GPUs held, true speed
+  BeliefScorer scorer_;     // only with EngineConfig::score_beliefs
+  RunGuard guard_;          // progress, stop requests, idle rounds
   std::vector<Runtime> rt_;
   std::vector<JobPublic> pub_;
   std::vector<std::unique_ptr<Belief>> beliefs_;
-  std::vector<ScoreCache> score_cache_;            // by job id, only with EngineConfig::score_beliefs
   std::vector<int> active_;                        // dense mode; in incremental mode only kept for the checker
   int active_count_ = 0;                           // arrived, unfinished jobs
-  int in_use_ = 0;                                 // GPUs held by active jobs
-  int idle_rounds_ = 0;                            // round-based: decisions in a row with jobs left, none running
-  std::vector<PoolInfo> pools_;                    // typed clusters: cluster.pools; empty on the untyped cluster
-  std::vector<int> pool_in_use_;                   // typed clusters: GPUs held per pool
   bool incremental_ = false;                       // decide_changes with by_id_ instead of decide with views_
   std::vector<JobView> views_;                     // dense mode: parallel to active_
   mutable std::vector<JobView> by_id_;             // incremental mode: views by id, built on access
@@ -954,15 +584,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   std::uint64_t seq_ = 0;
   std::uint32_t wake_version_ = 0;
   int finished_ = 0;
-  std::uint64_t reported_events_ = 0;  // progress already reported
-  int reported_finished_ = 0;
-  // Empty unless a topology or placement policy is configured: one placer, or one per pool on a typed cluster.
-  std::vector<std::unique_ptr<Placer>> placers_;
-  std::vector<int> node_offset_;                  // each placer's first node in ClusterView's numbering
-  std::vector<RingComm> pool_ref_ring_;           // typed clusters with placers: each pool's reference ring
   RoundClock rounds_{cfg_.scheduler.interval_s};  // round-based scheduling: the start of the round ticking next
-  [[nodiscard]] bool round_based() const { return cfg_.scheduler.interval_s > 0.0; }
-  RingComm ref_ring_;
 };
 
 }  // namespace

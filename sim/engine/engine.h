@@ -4,20 +4,21 @@
 
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/beliefs/belief_sources.h"
 #include "sim/cluster/cluster_config.h"
+#include "sim/cluster/placement.h"
+#include "sim/engine/belief_scoring.h"
+#include "sim/engine/horizon.h"
+#include "sim/engine/public_facts.h"
 #include "strategies/strategy.h"
 #include "workloads/workload.h"
 
 namespace ringsched {
-
-// The simulated clock's horizon: 1e12 s (about 31,700 years). The engine stops a run whose events would pass it;
-// validation (check_runs_can_finish) refuses configs whose every run would.
-inline constexpr double kSimHorizonS = 1e12;
 
 // What a resize costs (the `restart` key of a config): a started job that changes its GPU count (or resumes) pauses
 // for cost_s + cost_per_gpu_s x its new GPU count, holding its new GPUs and making no progress.
@@ -77,7 +78,11 @@ struct JobResult {
 };
 
 enum class AllocKind { kStart, kResize, kPreempt, kResume, kFinish, kMigrate };
-std::string to_string(AllocKind kind);
+inline std::string to_string(AllocKind kind) {
+  static const char* const kNames[] = {"start", "resize", "preempt", "resume", "finish", "migrate"};  // enum order
+  const auto k = static_cast<std::size_t>(kind);
+  return k < std::size(kNames) ? kNames[k] : "start";
+}
 
 struct AllocationEvent {
   double time = 0.0;
@@ -86,21 +91,6 @@ struct AllocationEvent {
   int to = 0;
   AllocKind kind = AllocKind::kStart;
   int pool = 0;  // typed clusters: the pool of `to` (of `from` when to = 0)
-};
-
-// How far the beliefs were from the truth at decision time (EngineConfig::score_beliefs): at every decision, for
-// every active job with a belief, the speed APE averaged over w = 1..max_gpus packed on nodes (and over w >= 16),
-// each job-decision counting once; by the job's true class (Workload::catalog order).
-struct BeliefScore {
-  struct Cell {
-    double ape_sum = 0.0;  // sum over job-decisions of the mean APE over w (a fraction)
-    double ape16_sum = 0.0;
-    double work_ape_sum = 0.0;  // believed total work against the job's true work
-    std::uint64_t job_decisions = 0;
-    std::uint64_t job_decisions16 = 0;  // job-decisions of jobs that may get 16+ GPUs
-    int jobs = 0;                       // distinct jobs scored
-  };
-  std::vector<Cell> by_class;
 };
 
 struct RunResult {
@@ -119,6 +109,14 @@ struct RunResult {
   double fragmented_gpu_seconds = 0.0;
   double node_span_seconds = 0.0;
   double holding_job_seconds = 0.0;
+  // A placed run's placement metrics (migrations the strategy asked for are counted already).
+  void add_placement(const PlacementTotals& t) {
+    placed = true;
+    migrations += t.migrations;
+    fragmented_gpu_seconds += t.fragmented_gpu_seconds;
+    node_span_seconds += t.node_span_seconds;
+    holding_job_seconds += t.holding_job_seconds;
+  }
 };
 
 // What an invariant checker sees after every batch of simultaneous events (tests use it).
@@ -139,9 +137,6 @@ struct EngineCheckView {
   std::vector<int> pool_gpus_in_use;  // and held per pool
 };
 using EngineChecker = std::function<void(const EngineCheckView&)>;
-
-// A job's public facts (what its owner submitted), from its truth record and class; max_gpus capped at total_gpus.
-JobPublic public_facts(const JobTruth& t, const JobClass& c, int total_gpus);
 
 // Runs one replicate. Throws std::logic_error if the strategy returns an invalid decision (wrong size, counts
 // outside a job's limits, more GPUs than exist) or leaves jobs waiting forever.

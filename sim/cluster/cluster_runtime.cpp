@@ -1,0 +1,168 @@
+// sim/cluster/cluster_runtime.cpp — the running cluster (see the header).
+#include "sim/cluster/cluster_runtime.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "models/goodput_step_time.h"
+
+namespace ringsched {
+
+ClusterRuntime::ClusterRuntime(const ClusterConfig& c, const std::vector<JobClass>& classes, std::size_t jobs)
+    : typed_(c.typed()), job_pool_(jobs, 0) {
+  if (typed_ && c.topology) {
+    throw std::logic_error("cluster runtime: a cluster-wide topology with GPU pools (each pool has its own)");
+  }
+  placed_ = c.topology != nullptr || !c.placement.empty() ||
+            std::any_of(c.pools.begin(), c.pools.end(), [](const GpuPool& p) { return p.topology != nullptr; });
+  for (const GpuPool& g : c.effective_pools()) {
+    Pool p;
+    p.gpu_type = g.gpu_type;
+    p.gpus = g.gpus();
+    p.gpus_per_node = g.gpus_per_node;
+    p.first_node = nodes_;
+    p.nodes = g.nodes;
+    nodes_ += g.nodes;
+    total_gpus_ += p.gpus;
+    if (placed_) {
+      // One placer per pool over the pool's own nodes, on its topology if it has one (else a uniform two-level one:
+      // placement then only decides the nodes a ring spans).
+      auto topo = g.topology ? g.topology
+                             : std::make_shared<const Topology>(Topology::two_level(
+                                   g.nodes, g.gpus_per_node, LinkClass{1.0, 0.0}, LinkClass{1.0, 0.0}));
+      if (topo->gpus() != p.gpus) throw std::logic_error("cluster runtime: topology GPUs != nodes x gpus_per_node");
+      p.placer = std::make_unique<Placer>(topo, make_placement_policy(c.placement.empty() ? "packed" : c.placement),
+                                          c.defragment);
+      p.ring_speed = g.topology != nullptr;
+      p.reference = topo->reference_ring();
+    }
+    pools_.push_back(std::move(p));
+  }
+  speed_.reserve(classes.size() * pools_.size());
+  for (const JobClass& cls : classes)
+    for (const Pool& p : pools_)
+      speed_.push_back(typed_ ? speed_on(cls, p.gpu_type) : cls.speed.get());
+}
+
+std::span<const PoolInfo> ClusterRuntime::strategy_pools() {
+  if (!typed_) return {};
+  view_.assign(pools_.begin(), pools_.end());  // slices each Pool to its PoolInfo, in_use as of now
+  return view_;
+}
+
+void ClusterRuntime::hold(int id, int from, int to, int pool) {
+  int& mine = job_pool_[static_cast<std::size_t>(id)];
+  in_use_ += to - from;
+  pools_[static_cast<std::size_t>(mine)].in_use -= from;
+  if (to > 0) mine = pool;
+  pools_[static_cast<std::size_t>(mine)].in_use += to;
+}
+
+double ClusterRuntime::true_rate(int id, const JobClass& cls, int class_index, int gpus, double speed_factor) const {
+  const auto pool = static_cast<std::size_t>(pool_of(id));
+  const models::StepTimeModel* speed = speed_[static_cast<std::size_t>(class_index) * pools_.size() + pool];
+  if (speed == nullptr) return 0.0;
+  const Pool& p = pools_[pool];
+  if (!placed_) return model_throughput(cls, *speed, gpus, packed_nodes(gpus, p.gpus_per_node), speed_factor);
+  const RingComm ring = p.placer->ring_of(id);
+  if (p.ring_speed) return ring_throughput(cls, *speed, ring, p.reference, speed_factor);
+  return model_throughput(cls, *speed, ring.gpus, ring.nodes, speed_factor);
+}
+
+int ClusterRuntime::nodes_spanned(int id, int gpus) const {
+  if (placed_) return placer_of(id).ring_of(id).nodes;
+  return packed_nodes(gpus, pools_[static_cast<std::size_t>(pool_of(id))].gpus_per_node);
+}
+
+std::vector<int> ClusterRuntime::placement(int id, int gpus) const {
+  if (placed_) return placer_of(id).placement_of(id);
+  return packed_placement(gpus, pools_[static_cast<std::size_t>(pool_of(id))].gpus_per_node);
+}
+
+Placer& ClusterRuntime::placer_of(int id) const {
+  return *pools_[static_cast<std::size_t>(pool_of(id))].placer;
+}
+
+void ClusterRuntime::clock(double now) {
+  for (Pool& p : pools_)
+    if (p.placer) p.placer->clock(now);
+}
+
+void ClusterRuntime::release(int id) {
+  placer_of(id).release(id);
+}
+
+bool ClusterRuntime::try_improve(int id) {
+  return placer_of(id).try_improve(id);
+}
+
+void ClusterRuntime::place(std::span<const int> ids, std::span<const int> held, const Decision& d,
+                           std::vector<int>& moved) {
+  const bool explicit_nodes = !d.jobs.empty() && !d.jobs.front().nodes.empty();
+  std::vector<std::size_t> to_place;
+  for (std::size_t k = 0; k < d.jobs.size(); ++k) {
+    const int id = ids[k];
+    const Assignment& a = d.jobs[k];
+    const bool count_changes = a.gpus != held[k];
+    const bool pool_changes = a.gpus > 0 && held[k] > 0 && a.pool != pool_of(id);
+    const bool nodes_change = explicit_nodes && !count_changes && !pool_changes && node_gpus(id) != a.nodes;
+    if (!count_changes && !nodes_change && !pool_changes) continue;
+    placer_of(id).release(id);
+    if (a.gpus > 0) to_place.push_back(k);
+    if (nodes_change && a.gpus > 0) moved.push_back(id);
+  }
+  place_moved(to_place, ids, d);
+}
+
+// Places the released jobs: on the decision's nodes (each pool's slice of them), else by their pool's policy in
+// the decision's order or largest first (ties: snapshot order).
+void ClusterRuntime::place_moved(std::vector<std::size_t>& to_place, std::span<const int> ids, const Decision& d) {
+  const auto pool_placer = [&](std::size_t k) -> Placer& {
+    return *pools_[static_cast<std::size_t>(d.jobs[k].pool)].placer;
+  };
+  if (!d.jobs.empty() && !d.jobs.front().nodes.empty()) {
+    for (std::size_t k : to_place) {
+      const Pool& p = pools_[static_cast<std::size_t>(d.jobs[k].pool)];
+      const auto first = d.jobs[k].nodes.begin() + p.first_node;
+      pool_placer(k).place_on(ids[k], std::vector<int>(first, first + p.nodes));
+    }
+    return;
+  }
+  if (!d.place_order.empty()) {
+    std::vector<std::size_t> rank(d.jobs.size(), d.jobs.size());
+    for (std::size_t i = 0; i < d.place_order.size(); ++i) {
+      const auto k = static_cast<std::size_t>(d.place_order[i]);
+      if (k < rank.size()) rank[k] = std::min(rank[k], i);
+    }
+    std::stable_sort(to_place.begin(), to_place.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
+  } else {
+    std::stable_sort(to_place.begin(), to_place.end(),
+                     [&](std::size_t a, std::size_t b) { return d.jobs[a].gpus > d.jobs[b].gpus; });
+  }
+  for (std::size_t k : to_place)
+    pool_placer(k).place(ids[k], d.jobs[k].gpus);
+}
+
+PlacementTotals ClusterRuntime::placement_totals() const {
+  PlacementTotals sum;
+  for (const Pool& p : pools_) {
+    if (!p.placer) continue;
+    const PlacementTotals& t = p.placer->totals();
+    sum.migrations += t.migrations;
+    sum.fragmented_gpu_seconds += t.fragmented_gpu_seconds;
+    sum.node_span_seconds += t.node_span_seconds;
+    sum.holding_job_seconds += t.holding_job_seconds;
+  }
+  return sum;
+}
+
+std::vector<int> ClusterRuntime::node_gpus(int job_id) const {
+  std::vector<int> all(static_cast<std::size_t>(nodes_), 0);
+  if (!placed_) return all;
+  const Pool& p = pools_[static_cast<std::size_t>(pool_of(job_id))];
+  const std::vector<int> mine = p.placer->node_counts(job_id);
+  std::copy(mine.begin(), mine.end(), all.begin() + p.first_node);
+  return all;
+}
+
+}  // namespace ringsched

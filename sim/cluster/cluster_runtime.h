@@ -1,0 +1,93 @@
+// sim/cluster/cluster_runtime.h — the running cluster: its pools of GPUs (the untyped cluster is one pool of type
+// ""), their nodes and placers, the GPUs held in each pool and the pool each job runs in, and the one place a job's
+// true speed is computed for an assignment (pool, GPUs, nodes spanned, ring). GPU types are resolved once, when
+// the runtime is built, to an index into each class's speed table. The engine keeps time, events and decisions and
+// asks the runtime everything about the cluster; it never branches on cluster features (pools, placement,
+// topology). Next: links shared by jobs and node health live here too.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/cluster/cluster_config.h"
+#include "sim/cluster/placement.h"
+#include "strategies/strategy.h"
+#include "workloads/job_class.h"
+
+namespace ringsched {
+
+class ClusterRuntime final : public ClusterView {
+ public:
+  // `classes`: the catalog's classes (speed tables are resolved per class and pool); `jobs`: job ids are 0..jobs-1.
+  ClusterRuntime(const ClusterConfig& config, const std::vector<JobClass>& classes, std::size_t jobs);
+
+  // The pools as strategies see them (Snapshot::pools, with the GPUs held now); empty on the untyped cluster.
+  [[nodiscard]] std::span<const PoolInfo> strategy_pools();
+  [[nodiscard]] bool typed() const { return typed_; }
+  // Whether jobs are placed on concrete GPUs (a placement policy or a topology is configured).
+  [[nodiscard]] bool placed() const { return placed_; }
+  [[nodiscard]] bool defragments() const { return placed_ && pools_.front().placer->defragment(); }
+  [[nodiscard]] int total_gpus() const { return total_gpus_; }
+  [[nodiscard]] int gpus_in_use() const { return in_use_; }
+  [[nodiscard]] std::size_t pool_count() const { return pools_.size(); }
+  [[nodiscard]] int pool_gpus(std::size_t pool) const { return pools_[pool].gpus; }
+  [[nodiscard]] int pool_in_use(std::size_t pool) const { return pools_[pool].in_use; }
+  // The pool job `id` holds GPUs in (the last it held once it holds none; 0 before it ever held any).
+  [[nodiscard]] int pool_of(int id) const { return job_pool_[static_cast<std::size_t>(id)]; }
+  // The GPU type of a pool ("" on the untyped cluster).
+  [[nodiscard]] const std::string& gpu_type(int pool) const { return pools_[static_cast<std::size_t>(pool)].gpu_type; }
+
+  // Job `id` goes from `from` to `to` GPUs, in `pool` when to > 0 (the GPUs held per pool follow).
+  void hold(int id, int from, int to, int pool);
+
+  // True useful samples per second of job `id` (class `cls`, catalog index `class_index`, per-job `speed_factor`)
+  // on `gpus` GPUs of its pool: from the class's speed on the pool's GPU type at the nodes its ring spans (its
+  // placement, or packed), with the ring's bandwidth and latency when the pool has a topology. 0 when the class has
+  // no speed on the pool's type.
+  [[nodiscard]] double true_rate(int id, const JobClass& cls, int class_index, int gpus, double speed_factor) const;
+  // Nodes job `id` spans on `gpus` GPUs (its placement, or packed on its pool's nodes).
+  [[nodiscard]] int nodes_spanned(int id, int gpus) const;
+  // GPUs per node of job `id`'s allocation of `gpus`, in allocation order (its placement, or packed).
+  [[nodiscard]] std::vector<int> placement(int id, int gpus) const;
+
+  // Placement (placed() only). Integrates the placement metrics up to `now` (before any change at `now`).
+  void clock(double now);
+  void release(int id);
+  // Places the jobs of a decision whose assignment changed (`ids[k]` holds `held[k]` GPUs in pool_of before,
+  // gets d.jobs[k]): releases them, then places them on the nodes the decision names or by the pool's policy (in
+  // d.place_order, else largest first). Jobs that keep their count and pool but move nodes are added to `moved`.
+  void place(std::span<const int> ids, std::span<const int> held, const Decision& d, std::vector<int>& moved);
+  // Moves job `id` to strictly better GPUs of its pool if its policy finds some (defragmentation).
+  bool try_improve(int id);
+  [[nodiscard]] PlacementTotals placement_totals() const;
+
+  // ClusterView: nodes in pool order (pool after pool).
+  [[nodiscard]] int nodes() const override { return nodes_; }
+  [[nodiscard]] std::vector<int> node_gpus(int job_id) const override;
+
+ private:
+  struct Pool : PoolInfo {
+    int first_node = 0;
+    int nodes = 0;
+    std::unique_ptr<Placer> placer;  // null without placement
+    bool ring_speed = false;         // a topology: speeds use the ring's bandwidth and latency
+    RingComm reference;              // the ring the class speeds stand for
+  };
+  [[nodiscard]] Placer& placer_of(int id) const;
+  void place_moved(std::vector<std::size_t>& moved, std::span<const int> ids, const Decision& d);
+
+  bool typed_ = false;
+  bool placed_ = false;
+  int total_gpus_ = 0;
+  int nodes_ = 0;
+  int in_use_ = 0;
+  std::vector<Pool> pools_;
+  std::vector<PoolInfo> view_;  // strategy_pools()
+  std::vector<int> job_pool_;
+  // speed_[class_index * pools + pool]: the class's speed model on the pool's GPU type (null: none).
+  std::vector<const models::StepTimeModel*> speed_;
+};
+
+}  // namespace ringsched
