@@ -95,6 +95,7 @@ struct PoolInfo {
   std::string gpu_type;
   int gpus = 0;
   int gpus_per_node = 1;
+  int in_use = 0;  // GPUs held in it when the strategy is asked (before its decision)
 };
 
 // Incremental strategies' access to jobs' views by id (Snapshot::views): the same values Snapshot::jobs would hold

@@ -18,9 +18,7 @@ double global_batch(const JobClass& c, int w) {
   return c.batch_mode == BatchMode::kFixedGlobal ? c.batch_size : c.batch_size * static_cast<double>(w);
 }
 
-namespace {
-
-double throughput_with(const JobClass& c, const models::StepTimeModel& speed, int w, int nodes, double speed_factor) {
+double model_throughput(const JobClass& c, const models::StepTimeModel& speed, int w, int nodes, double speed_factor) {
   if (w <= 0) return 0.0;
   const double m = global_batch(c, w);
   double rate = m / speed.step_seconds(w, nodes, m) * speed_factor;
@@ -30,10 +28,8 @@ double throughput_with(const JobClass& c, const models::StepTimeModel& speed, in
   return rate;
 }
 
-}  // namespace
-
 double class_throughput(const JobClass& c, int w, int nodes, double speed_factor) {
-  return throughput_with(c, *c.speed, w, nodes, speed_factor);
+  return model_throughput(c, *c.speed, w, nodes, speed_factor);
 }
 
 const models::StepTimeModel* speed_on(const JobClass& c, const std::string& gpu_type) {
@@ -46,7 +42,7 @@ const models::StepTimeModel* speed_on(const JobClass& c, const std::string& gpu_
 double class_throughput_on(const JobClass& c, const std::string& gpu_type, int w, int nodes, double speed_factor) {
   const models::StepTimeModel* speed = speed_on(c, gpu_type);
   if (speed == nullptr) throw std::logic_error("class " + c.name + " has no speed on GPU type " + gpu_type);
-  return throughput_with(c, *speed, w, nodes, speed_factor);
+  return model_throughput(c, *speed, w, nodes, speed_factor);
 }
 
 int packed_nodes(int w, int gpus_per_node) {

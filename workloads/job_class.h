@@ -77,6 +77,10 @@ double global_batch(const JobClass& c, int w);
 // penalty), times `speed_factor` (per-job noise; 1 = the class model).
 double class_throughput(const JobClass& c, int w, int nodes, double speed_factor = 1.0);
 
+// class_throughput with another speed model of the class (its speed on a GPU type).
+double model_throughput(const JobClass& c, const models::StepTimeModel& speed, int w, int nodes,
+                        double speed_factor = 1.0);
+
 // The class's speed model on GPU type `gpu_type` ("" = the reference `speed`); null when the class gives none for it.
 const models::StepTimeModel* speed_on(const JobClass& c, const std::string& gpu_type);
 
