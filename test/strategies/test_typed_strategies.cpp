@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/engine/engine.h"
@@ -293,17 +294,23 @@ TEST_CASE(
   ec.cluster.nodes = 3;
   ec.cluster.gpus_per_node = 4;
   ec.restart.cost_s = 10.0;
-  for (const std::string name : {"srtf", "tiresias", "afs", "exploratory"}) {
+  // exploratory twice: reclaiming GPUs for exploration (the default) and waiting for free ones.
+  const std::vector<std::pair<std::string, nlohmann::json>> runs = {{"srtf", nlohmann::json::object()},
+                                                                    {"tiresias", nlohmann::json::object()},
+                                                                    {"afs", nlohmann::json::object()},
+                                                                    {"exploratory", nlohmann::json::object()},
+                                                                    {"exploratory", {{"reclaim", false}}}};
+  for (const auto& [name, params] : runs) {
     REQUIRE(find_strategy(name, "test").gpu_types);
     for (const std::string beliefs : {"oracle", "history"}) {
       for (const std::uint64_t seed : {1u, 2u}) {
-        DYNAMIC_SECTION(name << " beliefs " << beliefs << " seed " << seed) {
+        DYNAMIC_SECTION(name << " " << params.dump() << " beliefs " << beliefs << " seed " << seed) {
           PoissonSpec spec;
           spec.rate_per_s = rate_for_load(*cat, 1.2, ec.total_gpus(), 4);
           spec.jobs = 25;
           spec.speed_sigma = 0.2;
           const Workload wl = generate_poisson_workload(cat, spec, seed);
-          auto strat = st_make(name, nlohmann::json::object());
+          auto strat = st_make(name, params);
           auto source = make_belief_source(beliefs, "test");
           ec.seed = seed;
           int finished = 0;
