@@ -112,17 +112,21 @@ std::vector<int> unit_greedy_allocation(const Snapshot& s, const std::vector<int
   return unit_greedy_allocation(views_of(s, candidates), budget, s.gpus_per_node);
 }
 
-Decision typed_greedy_allocation(const Snapshot& s, const std::vector<int>& candidates, bool unit) {
+namespace {
+
+// Believed remaining time of `j` on w GPUs of pool k (packed on its nodes); +inf for w <= 0 or no speed.
+double typed_time(const Snapshot& s, const JobView& j, std::size_t k, int w) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  Decision d = empty_decision(s);
-  std::vector<int> budget = pool_gpus(s);
-  const auto time_on = [&](const JobView& j, std::size_t k, int w) {
-    if (w <= 0) return kInf;
-    const PoolInfo& p = s.pools[k];
-    const double f = j.belief->throughput_on(p.gpu_type, w, packed_nodes(w, p.gpus_per_node));
-    return f > 0.0 ? believed_remaining(j) / f : kInf;
-  };
-  // Entry: min GPUs on the pool where the job is believed to finish soonest.
+  if (w <= 0) return kInf;
+  const PoolInfo& p = s.pools[k];
+  const double f = j.belief->throughput_on(p.gpu_type, w, packed_nodes(w, p.gpus_per_node));
+  return f > 0.0 ? believed_remaining(j) / f : kInf;
+}
+
+// typed_greedy_allocation's entry: each candidate in order at its min GPUs on the pool with room where it is believed
+// to finish soonest (ties: the pool it holds, then the earlier pool).
+void typed_entry(const Snapshot& s, const std::vector<int>& candidates, Decision& d, std::vector<int>& budget) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
   for (int c : candidates) {
     const auto i = static_cast<std::size_t>(c);
     const JobView& j = s.jobs[i];
@@ -131,7 +135,7 @@ Decision typed_greedy_allocation(const Snapshot& s, const std::vector<int>& cand
     double best_t = kInf;
     for (std::size_t k = 0; k < budget.size(); ++k) {
       if (budget[k] < need) continue;
-      const double t = time_on(j, k, need);
+      const double t = typed_time(s, j, k, need);
       if (!(t < kInf)) continue;
       const bool held = j.gpus > 0 && static_cast<std::size_t>(j.pool) == k;
       if (best < 0 || t < best_t || (t == best_t && held)) {
@@ -144,24 +148,41 @@ Decision typed_greedy_allocation(const Snapshot& s, const std::vector<int>& cand
     d.jobs[i].pool = best;
     budget[static_cast<std::size_t>(best)] -= need;
   }
-  // Growth: a job's step is to its next count w' on its own pool (w' - w more GPUs there) or on another pool with
-  // w' GPUs free (its w GPUs freed), whichever gains more per added GPU: (t(w) - t'(w')) / (w' - w).
+}
+
+}  // namespace
+
+Decision typed_greedy_allocation(const Snapshot& s, const std::vector<int>& candidates, bool unit) {
+  Decision d = empty_decision(s);
+  std::vector<int> budget = pool_gpus(s);
+  const auto time_on = [&](const JobView& j, std::size_t k, int w) { return typed_time(s, j, k, w); };
+  typed_entry(s, candidates, d, budget);
+  // Growth: a job's step is to its next count w' on its own pool (w' - w more GPUs there) or, on another pool, to w'
+  // or a later count of its sequence (2w', ... or w' + 1, ...) that is free there (its w GPUs freed), whichever gains
+  // more per added GPU: (t(w) - t'(w')) / (w' - w).
   struct Step {
     double gain = 0.0;
     std::size_t pool = 0;
+    int gpus = 0;
   };
   const auto best_step = [&](std::size_t i) {
     Step out;
     const JobView& j = s.jobs[i];
     const int cur = d.jobs[i].gpus;
-    const int nxt = std::min(unit ? cur + 1 : 2 * cur, j.pub->cls.max_gpus);
+    const int most = j.pub->cls.max_gpus;
+    const auto next_w = [&](int w) { return std::min(unit ? w + 1 : 2 * w, most); };
+    const int nxt = next_w(cur);
     if (cur <= 0 || nxt <= cur) return out;
     const auto here = static_cast<std::size_t>(d.jobs[i].pool);
     const double now_t = time_on(j, here, cur);
     for (std::size_t k = 0; k < budget.size(); ++k) {
-      if (budget[k] < (k == here ? nxt - cur : nxt)) continue;
-      const double g = (now_t - time_on(j, k, nxt)) / static_cast<double>(nxt - cur);
-      if (g > out.gain || (g == out.gain && g > 0.0 && k == here)) out = {g, k};
+      // Its own pool: the next count. Another pool: the next count or any later one of the sequence that fits there
+      // (a move is worth it only at a count where the other type beats this one).
+      for (int w = nxt; budget[k] >= (k == here ? w - cur : w); w = next_w(w)) {
+        const double g = (now_t - time_on(j, k, w)) / static_cast<double>(w - cur);
+        if (g > out.gain || (g == out.gain && g > 0.0 && k == here)) out = {g, k, w};
+        if (k == here || w >= most) break;
+      }
     }
     return out;
   };
@@ -185,9 +206,8 @@ Decision typed_greedy_allocation(const Snapshot& s, const std::vector<int>& cand
       heap.push({st.gain, top.idx});
       continue;
     }
-    const JobView& j = s.jobs[i];
     const int cur = d.jobs[i].gpus;
-    const int nxt = std::min(unit ? cur + 1 : 2 * cur, j.pub->cls.max_gpus);
+    const int nxt = st.gpus;
     const auto here = static_cast<std::size_t>(d.jobs[i].pool);
     budget[here] += cur;
     budget[st.pool] -= nxt;

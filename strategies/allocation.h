@@ -26,11 +26,14 @@ std::vector<int> unit_greedy_allocation(const Snapshot& s, const std::vector<int
 // The same heuristics on a typed cluster (Snapshot::pools non-empty): each job runs on one pool. Candidates in
 // priority order each start at their min GPUs on the pool where they are believed to finish soonest at that count
 // (remaining work / Belief::throughput_on) among those with room (ties: the pool the job holds GPUs in, then the
-// earlier pool); then, repeatedly, the job with the largest gain per added GPU takes its next count w' = min(2w,
-// max) for doubling (`unit` false) or w + 1 (`unit` true), while that gain is > 0: on its own pool if w' - w GPUs are
-// left there, or moved to another pool with w' GPUs free (its w freed), gain (t(w) - t'(w')) / (w' - w) with t' the
-// time on the pool it goes to (ties: its own pool, then the earlier job). Decision::gpus and Decision::pools aligned
-// with snapshot.jobs (jobs not in `candidates` get 0).
+// earlier pool); then, repeatedly, the job with the largest gain per added GPU takes a larger count, while that gain
+// is > 0: its next count w' = min(2w, max) for doubling (`unit` false) or w + 1 (`unit` true) on its own pool if
+// w' - w GPUs are left there, or moved to another pool at w' or any later count of the same sequence with that many
+// GPUs free there (its w freed), gain (t(w) - t'(w'')) / (w'' - w) with t' the time on the pool it goes to (ties: its
+// own pool, then the earlier job). Looking past w' on another pool matters when a slower type pays only at a larger
+// count (1 fast GPU beats 2 slow ones but not 4): without it such jobs never move and the slower pool idles
+// (docs/fidelity.md "Elastic resizing on a mixed cluster"). Decision::jobs aligned with snapshot.jobs (jobs not in
+// `candidates` get 0).
 Decision typed_greedy_allocation(const Snapshot& s, const std::vector<int>& candidates, bool unit);
 
 // A job's believed speeds at the counts a greedy may ask for, kept by an incremental strategy when its beliefs are

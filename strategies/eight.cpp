@@ -40,6 +40,9 @@ StrategyInfo eight_strategy_info() {
       "Params: gpus (int, default 8), backfill (bool, default false: strict FCFS).";
   info.default_beliefs = "none";
   info.params = {"gpus", "backfill"};
+  info.no_gpu_types_reason =
+      "it is the paper's fixed-size FCFS baseline on one GPU type; on pools `fifo` with the same params places each "
+      "job on the fastest type with room";
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
     return std::make_unique<Eight>(static_cast<int>(p.integer_in_or("gpus", 1, 1 << 20, 8)),
                                    p.bool_or("backfill", false));

@@ -2,7 +2,8 @@
 // 1, 2, 4, 8 GPUs while holding a reservation of 8 (progress counts; each change costs a restart), its noisy
 // measured speeds are fitted with Eq. 5 (NNLS), and then it joins the doubling heuristic with that fitted speed
 // and the remaining work of its belief source (history by default). Exploration has priority: with reclaim on
-// (default) it takes GPUs from running jobs; with reclaim off it waits for free GPUs.
+// (default) it takes GPUs from running jobs; with reclaim off it waits for free GPUs. On GPU pools a job explores
+// every type in turn and the explored jobs share the pools by the typed doubling heuristic (decide_typed).
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -37,6 +38,48 @@ class ExploredBelief final : public Belief {
   models::Eq5Coeffs c_;
   JobPublic pub_;
   const Belief* work_ = nullptr;
+};
+
+// Eq. 5 fitted per GPU type (typed clusters): the speeds a job measured on each type's pool; a type it could not run
+// on (fewer GPUs than its min) runs it at 0. throughput() answers for the fastest type.
+class TypedExploredBelief final : public Belief {
+ public:
+  TypedExploredBelief(std::map<std::string, models::Eq5Coeffs> fits, const JobPublic& pub, const Belief* work)
+      : fits_(std::move(fits)), pub_(pub), work_(work) {}
+  void set_work_source(const Belief* b) { work_ = b; }
+  [[nodiscard]] double throughput(int w, int nodes) const override {
+    double best = 0.0;
+    for (const auto& [type, c] : fits_)
+      best = std::max(best, throughput_on(type, w, nodes));
+    return best;
+  }
+  [[nodiscard]] double throughput_on(const std::string& type, int w, int /*nodes*/) const override {
+    const auto it = fits_.find(type);
+    if (it == fits_.end()) return 0.0;
+    const double m = pub_.cls.batch_mode == BatchMode::kFixedGlobal ? pub_.cls.batch_size
+                                                                    : pub_.cls.batch_size * static_cast<double>(w);
+    const double t = models::eq5_step_time(it->second, static_cast<double>(w), m, pub_.cls.model_size_mparams);
+    return t > 0.0 ? m / t : 0.0;
+  }
+  [[nodiscard]] double total_work() const override { return work_ != nullptr ? work_->total_work() : 1.0; }
+  [[nodiscard]] std::string source() const override { return "exploration"; }
+  [[nodiscard]] bool observes() const override { return false; }
+
+ private:
+  std::map<std::string, models::Eq5Coeffs> fits_;
+  JobPublic pub_;
+  const Belief* work_;
+};
+
+// A job's exploration on a typed cluster: phases (pool, GPUs) over every pool that can hold its min GPUs, each
+// width on each; `entered` false while it waits for room for its reservation on the pool of its phase.
+struct TypedExploreState {
+  std::vector<std::pair<int, int>> phases;
+  int phase = -1;  // -1 not started, 0..phases-1 exploring, phases.size() done
+  bool entered = false;
+  double phase_end = 0.0;
+  std::map<std::string, std::vector<models::SpeedPoint>> points;  // by GPU type
+  std::unique_ptr<TypedExploredBelief> fitted;
 };
 
 struct ExploreState {
@@ -83,11 +126,15 @@ class Exploratory final : public Strategy {
       : widths_(std::move(widths)), phase_s_(phase_s), reclaim_(reclaim), sigma_(sigma) {}
 
   [[nodiscard]] std::string name() const override { return "exploratory"; }
-  void on_finish(int job_id) override { state_.erase(job_id); }
+  void on_finish(int job_id) override {
+    state_.erase(job_id);
+    typed_.erase(job_id);
+  }
   [[nodiscard]] bool incremental() const override { return true; }
   Decision decide_changes(const Snapshot& s) override;
 
   Decision decide(const Snapshot& s) override {
+    if (!s.pools.empty()) return decide_typed(s);
     const int n = static_cast<int>(widths_.size());
     const double eps = 1e-9;
     // 1. Phase ends: measure, move on, fit after the last width.
@@ -175,6 +222,13 @@ class Exploratory final : public Strategy {
     return std::clamp(widest, p.cls.min_gpus, p.cls.max_gpus);
   }
 
+  // Typed clusters (decide_typed, below).
+  Decision decide_typed(const Snapshot& s);
+  void end_typed_phase(TypedExploreState& st, const JobView& j, const Snapshot& s) const;
+  [[nodiscard]] std::vector<std::pair<int, int>> typed_phases(const Snapshot& s, const JobPublic& p) const;
+  [[nodiscard]] int typed_reservation(const Snapshot& s, const JobPublic& p, int pool) const;
+  std::map<int, TypedExploreState> typed_;
+
   std::vector<int> widths_;
   double phase_s_;
   bool reclaim_;
@@ -202,6 +256,119 @@ class Exploratory final : public Strategy {
   std::vector<int> newly_explored_;
   std::vector<int> explored_finished_;
 };
+
+// On a typed cluster (Snapshot::pools) a job explores every GPU type: it runs phase_s at each width on each pool (in
+// config order) that can hold its min GPUs, widths clamped to [min, min(max, the pool's GPUs)], holding its
+// reservation (the widest such width) on the pool of its phase; moving to the next pool it waits, holding nothing,
+// until its reservation fits there (what earlier exploring jobs' reservations leave, and without reclaim the free
+// GPUs). Eq. 5 is then fitted per type, and the explored jobs share what the reservations leave on each pool by
+// typed_greedy_allocation (doubling) on those fitted speeds.
+std::vector<std::pair<int, int>> Exploratory::typed_phases(const Snapshot& s, const JobPublic& p) const {
+  std::vector<std::pair<int, int>> out;
+  for (std::size_t k = 0; k < s.pools.size(); ++k) {
+    if (s.pools[k].gpus < p.cls.min_gpus) continue;
+    const int most = std::min(p.cls.max_gpus, s.pools[k].gpus);
+    for (int w : widths_)
+      out.emplace_back(static_cast<int>(k), std::clamp(w, p.cls.min_gpus, most));
+  }
+  return out;
+}
+
+int Exploratory::typed_reservation(const Snapshot& s, const JobPublic& p, int pool) const {
+  const int widest = *std::max_element(widths_.begin(), widths_.end());
+  return std::clamp(widest, p.cls.min_gpus, std::min(p.cls.max_gpus, s.pools[static_cast<std::size_t>(pool)].gpus));
+}
+
+void Exploratory::end_typed_phase(TypedExploreState& st, const JobView& j, const Snapshot& s) const {
+  const int w = j.gpus;
+  const double thr = s.probe->measure_throughput(j.pub->id, sigma_);
+  const PoolInfo& pool = s.pools[static_cast<std::size_t>(j.pool)];
+  if (w > 0 && thr > 0.0) {
+    const double m = j.pub->cls.batch_mode == BatchMode::kFixedGlobal ? j.pub->cls.batch_size
+                                                                      : j.pub->cls.batch_size * static_cast<double>(w);
+    st.points[pool.gpu_type].push_back({w, packed_nodes(w, pool.gpus_per_node), m, m / thr});
+  }
+  const int from = st.phases[static_cast<std::size_t>(st.phase)].first;
+  ++st.phase;
+  st.phase_end = s.now + phase_s_;
+  if (st.phase < static_cast<int>(st.phases.size())) {
+    st.entered = st.phases[static_cast<std::size_t>(st.phase)].first == from;  // a new pool: wait for room there
+    return;
+  }
+  std::map<std::string, models::Eq5Coeffs> fits;
+  for (const auto& [type, pts] : st.points)
+    fits[type] = models::fit_eq5(pts, j.pub->cls.model_size_mparams).coeffs;
+  st.fitted = std::make_unique<TypedExploredBelief>(std::move(fits), *j.pub, j.belief);
+}
+
+Decision Exploratory::decide_typed(const Snapshot& s) {
+  const double eps = 1e-9;
+  const auto exploring = [](const TypedExploreState& st) {
+    return st.phase >= 0 && st.phase < static_cast<int>(st.phases.size());
+  };
+  for (const auto& j : s.jobs) {  // 1. phase ends (arrival order)
+    auto& st = typed_[j.pub->id];
+    if (exploring(st) && st.entered && st.phase_end <= s.now + eps) end_typed_phase(st, j, s);
+  }
+  // 2. Reservations: jobs in their pool keep theirs; then, in arrival order, jobs moving to a new pool and waiting
+  // jobs (on the pool of their first phase) enter while their reservation fits what is left.
+  Decision d = empty_decision(s);
+  std::vector<int> budget = pool_gpus(s);
+  std::vector<int> free_now = pool_gpus(s);
+  for (const auto& j : s.jobs)
+    free_now[static_cast<std::size_t>(j.pool)] -= j.gpus;
+  const auto phase_of = [](const TypedExploreState& st) { return st.phases[static_cast<std::size_t>(st.phase)]; };
+  for (const auto& j : s.jobs) {
+    const auto& st = typed_[j.pub->id];
+    if (exploring(st) && st.entered)
+      budget[static_cast<std::size_t>(phase_of(st).first)] -= typed_reservation(s, *j.pub, phase_of(st).first);
+  }
+  std::vector<int> explored;
+  for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+    const auto& j = s.jobs[i];
+    auto& st = typed_[j.pub->id];
+    if (st.phase < 0) {
+      st.phases = typed_phases(s, *j.pub);
+      st.phase = 0;
+      st.entered = false;
+    }
+    if (!exploring(st)) {
+      explored.push_back(static_cast<int>(i));
+      continue;
+    }
+    const auto [pool, width] = phase_of(st);
+    const auto k = static_cast<std::size_t>(pool);
+    if (!st.entered) {
+      const int reserve = typed_reservation(s, *j.pub, pool);
+      if (reserve > (reclaim_ ? budget[k] : std::min(budget[k], free_now[k]))) continue;
+      st.entered = true;
+      st.phase_end = s.now + phase_s_;
+      budget[k] -= reserve;
+      free_now[k] -= reserve;
+    }
+    d.jobs[i].gpus = width;
+    d.jobs[i].pool = pool;
+    d.wakeup_at = std::min(d.wakeup_at, st.phase_end);
+  }
+  // 3. The explored jobs: doubling per type with what the reservations leave on each pool.
+  if (explored.empty()) return d;
+  views_.assign(s.jobs.begin(), s.jobs.end());
+  for (int idx : explored) {
+    auto& st = typed_[s.jobs[static_cast<std::size_t>(idx)].pub->id];
+    st.fitted->set_work_source(s.jobs[static_cast<std::size_t>(idx)].belief);
+    views_[static_cast<std::size_t>(idx)].belief = st.fitted.get();
+  }
+  std::vector<PoolInfo> left(s.pools.begin(), s.pools.end());
+  for (std::size_t k = 0; k < left.size(); ++k)
+    left[k].gpus = std::max(0, budget[k]);
+  Snapshot sub = s;
+  sub.jobs = views_;
+  sub.pools = left;
+  const Decision g = typed_greedy_allocation(sub, explored, false);
+  for (int idx : explored)
+    d.jobs[static_cast<std::size_t>(idx)] = g.jobs[static_cast<std::size_t>(idx)];
+  return d;
+}
 
 // decide_changes decides what decide does, in its order, touching only what changes:
 // 1. Phase ends come from the exploring jobs ordered by phase end, measured in id order (the measurement stream is
@@ -333,8 +500,11 @@ StrategyInfo exploratory_strategy_info() {
       "A new job runs phase_s seconds at each of `widths` GPUs (holding the widest as a reservation), fits Eq. 5 to "
       "its noisy measured speeds, then joins the doubling heuristic. Params: widths (default [1,2,4,8]), phase_s "
       "(default 150), reclaim (default true: exploration takes GPUs from running jobs), measurement_sigma "
-      "(lognormal noise on each measured speed, default 0.05).";
+      "(lognormal noise on each measured speed, default 0.05). On GPU pools a job explores each width on each "
+      "GPU type in turn (holding its reservation on that pool), fits Eq. 5 per type, then joins the doubling "
+      "heuristic over types.";
   info.default_beliefs = "history";
+  info.gpu_types = true;
   info.params = {"widths", "phase_s", "reclaim", "measurement_sigma"};
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
     std::vector<int> widths = {1, 2, 4, 8};

@@ -42,6 +42,9 @@ StrategyInfo optimal_strategy_info() {
       "a message naming its size instead of running for hours).";
   info.default_beliefs = "history";
   info.params = {"max_dp_cells"};
+  info.no_gpu_types_reason =
+      "its DP is exact over GPU counts on one type; the optimum over a job's type and count on several pools is a "
+      "different problem it does not solve";
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
     double cells = 5e7;
     if (auto c = p.maybe("max_dp_cells")) {

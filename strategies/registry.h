@@ -23,6 +23,8 @@ struct StrategyInfo {
   bool gpu_types = false;
   // Runs only there (Gavel's policies): configs without cluster.pools refuse it, and `--strategies all` leaves it out.
   bool needs_gpu_types = false;
+  // Without gpu_types: why it cannot choose types (configs with cluster.pools refuse it with this reason).
+  std::string no_gpu_types_reason;
   // Builds a fresh instance (one per replicate). `params` is an object holding only keys from `params`.
   std::function<std::unique_ptr<Strategy>(const JsonReader& params)> make;
 };

@@ -34,6 +34,46 @@ inline std::vector<int> rigid_fill(const Snapshot& s, const std::vector<int>& or
   return gpus;
 }
 
+// The pool of a typed cluster (Snapshot::pools) where `job` runs fastest at `gpus` by its belief per type
+// (Belief::throughput_on; believed finish earliest), among those with `gpus` free; ties (and jobs without a belief)
+// go to the pool it holds GPUs in, then the earliest pool in config order. -1 when no pool has room.
+inline int fastest_pool_with_room(const Snapshot& s, const JobView& job, int gpus, const std::vector<int>& free) {
+  int best = -1;
+  double best_rate = 0.0;
+  bool best_held = false;
+  for (std::size_t p = 0; p < s.pools.size(); ++p) {
+    if (free[p] < gpus) continue;
+    const int nodes = (gpus + s.pools[p].gpus_per_node - 1) / s.pools[p].gpus_per_node;
+    const double rate = job.belief != nullptr ? job.belief->throughput_on(s.pools[p].gpu_type, gpus, nodes) : 0.0;
+    const bool held = job.gpus > 0 && static_cast<std::size_t>(job.pool) == p;
+    if (best < 0 || rate > best_rate || (rate == best_rate && held && !best_held)) {
+      best = static_cast<int>(p);
+      best_rate = rate;
+      best_held = held;
+    }
+  }
+  return best;
+}
+
+// rigid_fill on a typed cluster: each job in `order` (indices into s.jobs) gets its rigid size on the pool where it
+// runs fastest among those with room (fastest_pool_with_room); a job that fits in no pool is skipped and later jobs
+// may use the GPUs. Preempts everything else.
+template <class SizeFn>
+Decision rigid_fill_typed(const Snapshot& s, const std::vector<int>& order, SizeFn size) {
+  Decision d = empty_decision(s);
+  std::vector<int> free = pool_gpus(s);
+  for (int idx : order) {
+    const JobView& j = s.jobs[static_cast<std::size_t>(idx)];
+    const int need = size(*j.pub);
+    const int p = fastest_pool_with_room(s, j, need, free);
+    if (p < 0) continue;
+    d.jobs[static_cast<std::size_t>(idx)].gpus = need;
+    d.jobs[static_cast<std::size_t>(idx)].pool = p;
+    free[static_cast<std::size_t>(p)] -= need;
+  }
+  return d;
+}
+
 // First-come first-served without preemption: started jobs keep their GPUs; waiting jobs start in snapshot (arrival)
 // order at size(job's public facts) while they fit. Without backfill the first waiting job that does not fit blocks
 // the rest (strict FCFS); with it, later jobs that fit may start.

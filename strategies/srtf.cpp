@@ -2,7 +2,9 @@
 // Tiresias and AFS compare with). Each job asks for a fixed count (trace request, else `gpus`); at every arrival
 // and completion jobs are ranked by believed remaining time on that count, Q_j / f_j(size_j), and placed in that
 // order while they fit (a job that does not fit is skipped). Running jobs only get shorter between events, so the
-// ranking needs no timer.
+// ranking needs no timer. On GPU pools (heterogeneity-aware SRTF, as Gavel's and Sia's baselines): jobs are ranked by
+// believed remaining time on the type where they run fastest, and each in that order goes to the pool with room
+// where its believed finish is earliest (rigid_fill_typed); a job moved between pools restarts.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -212,13 +214,16 @@ class Srtf final : public Strategy {
     for (std::size_t i = 0; i < n; ++i) {
       const JobView& j = s.jobs[i];
       if (j.belief == nullptr) throw std::logic_error("strategy 'srtf' needs beliefs (not \"none\")");
-      remaining[i] = believed_time(j, rigid_size(*j.pub, gpus_), s.gpus_per_node);
+      const int size = rigid_size(*j.pub, gpus_);
+      remaining[i] = s.pools.empty() ? believed_time(j, size, s.gpus_per_node) : fastest_time(s, j, size);
     }
     std::vector<int> order(n);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
       return remaining[static_cast<std::size_t>(a)] < remaining[static_cast<std::size_t>(b)];
     });
+    if (!s.pools.empty())
+      return rigid_fill_typed(s, order, [this](const JobPublic& p) { return rigid_size(p, gpus_); });
     Decision d;
     d.set_gpus(rigid_fill(s, order, gpus_));
     return d;
@@ -227,6 +232,15 @@ class Srtf final : public Strategy {
   Decision decide_changes(const Snapshot& s) override { return inc_.decide(s); }
 
  private:
+  // A typed cluster: the job's believed remaining time at `size` GPUs on the GPU type where it runs fastest (room
+  // or not), Q_j / max_type f_j(type, size); +inf when no type runs it.
+  static double fastest_time(const Snapshot& s, const JobView& j, int size) {
+    double best = 0.0;
+    for (const PoolInfo& p : s.pools)
+      best = std::max(best, j.belief->throughput_on(p.gpu_type, size, packed_nodes(size, p.gpus_per_node)));
+    return best > 0.0 ? believed_remaining(j) / best : std::numeric_limits<double>::infinity();
+  }
+
   int gpus_;
   SrtfQueues inc_;
 };
@@ -238,9 +252,12 @@ StrategyInfo srtf_strategy_info() {
   info.name = "srtf";
   info.description =
       "Shortest remaining (believed) time first, rigid, preemptive; a job that does not fit is skipped. "
-      "Params: gpus (int, default 8: the size of jobs without a trace request).";
+      "Params: gpus (int, default 8: the size of jobs without a trace request). On GPU pools jobs are ranked by "
+      "believed remaining time on their fastest type and each goes to the pool with room where it is believed to "
+      "finish soonest.";
   info.default_beliefs = "history";
   info.params = {"gpus"};
+  info.gpu_types = true;
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
     return std::make_unique<Srtf>(static_cast<int>(p.integer_in_or("gpus", 1, 1 << 20, 8)));
   };

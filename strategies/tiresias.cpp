@@ -5,7 +5,9 @@
 // inside a queue FIFO by arrival or (queue_order "entry", as the Pollux artifact's tiresias.py keeps its queues) by
 // when the job entered the queue, and placed in that order while they fit. Event-driven, the strategy asks to be
 // woken when the first running job crosses its next threshold. The starvation knob (promotion after waiting too
-// long) is not implemented (the artifact runs with it off).
+// long) is not implemented (the artifact runs with it off). On GPU pools the queues are the same (attained service
+// counts GPU-seconds of any type) and each job, in priority order, goes to the pool with room whose type its belief
+// says runs it fastest (rigid_fill_typed; without beliefs, the pool it holds, else the first pool with room).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -290,7 +292,11 @@ class Tiresias final : public Strategy {
       return entry[ua] < entry[ub];
     });
     Decision d;
-    d.set_gpus(rigid_fill(s, order, gpus_));
+    if (s.pools.empty()) {
+      d.set_gpus(rigid_fill(s, order, gpus_));
+    } else {
+      d = rigid_fill_typed(s, order, [this](const JobPublic& p) { return rigid_size(p, gpus_); });
+    }
     if (by_entry_) d.place_order = order;  // the artifact places new jobs in queue order
     // Wake up when the first job that keeps GPUs reaches its next threshold (its queue changes).
     for (std::size_t i = 0; i < n; ++i) {
@@ -332,9 +338,12 @@ StrategyInfo tiresias_strategy_info() {
       "thresholds (increasing GPU-seconds, default [3600]: two queues), queue_order (\"arrival\", the default, or "
       "\"entry\": by when a job entered its queue; changed jobs are then placed in queue order). The Pollux artifact's "
       "Tiresias: thresholds [57600], "
-      "queue_order entry, with cluster.placement most_free (docs/fidelity.md).";
+      "queue_order entry, with cluster.placement most_free (docs/fidelity.md). On GPU pools each job, in "
+      "priority order, goes to the pool with room whose type its belief says is fastest (beliefs none: the pool it "
+      "holds, else the first with room).";
   info.default_beliefs = "none";
   info.params = {"gpus", "thresholds", "queue_order"};
+  info.gpu_types = true;
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
     std::vector<double> th = {3600.0};
     if (auto t = p.maybe("thresholds")) {

@@ -1,6 +1,7 @@
-// sim/cli/strategies.cpp — `ringsched strategies`: the registered strategies with their parameters, and the belief
-// sources.
+// sim/cli/strategies.cpp — `ringsched strategies`: the registered strategies with their parameters and whether they
+// run on GPU pools, and the belief sources.
 #include <iostream>
+#include <string>
 
 #include "sim/beliefs/belief_sources.h"
 #include "sim/cli/commands.h"
@@ -15,8 +16,14 @@ Command add_strategies_command(CLI::App& app) {
       "  ringsched simulate --config my.json --strategies 'eight,precompute[oracle],optimus'   # name[beliefs]\n"
       "Adding a strategy: README \"How to add a strategy\" (C++) or docs/python.md (Python).");
   return {s, [] {
-            for (const auto& i : strategy_infos())
-              std::cout << i.name << "  (beliefs: " << i.default_beliefs << ")\n    " << i.description << "\n";
+            for (const auto& i : strategy_infos()) {
+              // Whether it runs on a cluster with GPU types (cluster.pools), and why not when it does not.
+              const std::string pools = i.needs_gpu_types ? "only" : i.gpu_types ? "yes" : "no";
+              std::cout << i.name << "  (beliefs: " << i.default_beliefs << "; GPU pools: " << pools << ")\n    "
+                        << i.description << "\n";
+              if (!i.gpu_types && !i.no_gpu_types_reason.empty())
+                std::cout << "    Not on GPU pools: " << i.no_gpu_types_reason << ".\n";
+            }
             std::cout << "\nBelief sources (choose with name[beliefs] or \"beliefs\" in a config; docs/heldout.md "
                          "\"What each belief source knows\"):\n";
             for (const auto& b : belief_source_registry())

@@ -450,10 +450,9 @@ void parse_strategies(const JsonReader& list, ExperimentConfig& c) {
       std::vector<std::string> typed;
       for (const auto& info : strategy_infos())
         if (info.gpu_types) typed.push_back(info.name);
-      sr.fail("strategy '" + s.name +
-              "' does not choose GPU types, so it cannot run on a cluster with cluster.pools "
-              "(strategies that do: " +
-              join_names(typed) + ")");
+      const std::string why = find_strategy(s.name, sr.where()).no_gpu_types_reason;
+      sr.fail("strategy '" + s.name + "' does not choose GPU types" + (why.empty() ? "" : " (" + why + ")") +
+              ", so it cannot run on a cluster with cluster.pools (strategies that do: " + join_names(typed) + ")");
     }
     for (const auto& other : c.strategies) {
       if (other.label == s.label) sr.fail("duplicate strategy label '" + s.label + "' (give a distinct \"label\")");

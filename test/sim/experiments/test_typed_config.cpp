@@ -101,10 +101,12 @@ TEST_CASE("sim::Experiment: a typed cluster refuses classes and strategies that 
   doc["cluster"]["pools"][0]["topology"]["nodes_per_leaf"] = 3;  // 4 nodes do not fill leaves of 3
   CHECK_THAT(typed_error(doc), Contains("cfg.json: cluster.pools[0].topology"));
   doc = typed_example();
-  doc["strategies"] = nlohmann::json::array({"srtf"});
-  CHECK_THAT(typed_error(doc), Contains("cfg.json: strategies[0]") && Contains("does not choose GPU types") &&
-                                   Contains("strategies that do: fifo, finish_time_fairness_perf,") &&
-                                   Contains("optimus, pollux, precompute)"));
+  doc["strategies"] = nlohmann::json::array({"optimal"});
+  CHECK_THAT(typed_error(doc), Contains("cfg.json: strategies[0]") && Contains("does not choose GPU types (its DP") &&
+                                   Contains("strategies that do: afs, exploratory, fifo, finish_time_fairness_perf,") &&
+                                   Contains("optimus, pollux, precompute, srtf, tiresias)"));
+  doc["strategies"] = nlohmann::json::array({"eight"});
+  CHECK_THAT(typed_error(doc), Contains("does not choose GPU types (it is the paper's fixed-size FCFS"));
   doc = typed_example();
   doc["workload"]["catalog"]["classes"][0]["gpus"] = {{"min", 33}, {"max", 40}};
   doc["cluster"]["pools"][0]["nodes"] = 5;  // 40 slow GPUs, 16 fast: the largest pool has 40, the cluster 56
