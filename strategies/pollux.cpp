@@ -218,6 +218,17 @@ class Pollux final : public Strategy {
     const Belief* b = v.belief;
     const std::string type = pool.gpu_type;
     const double f = static_cast<double>(fair_replicas);
+    const models::GoodputReport* rep = b->goodput_report();
+    if (rep != nullptr && !rep->by_type.empty()) {
+      // A goodput job with fits per type: Pollux's caps (twice the GPUs it profiled, its largest batch over its
+      // smallest per-GPU batch) from what it profiled on this type, as input_for applies them on one type.
+      const models::GoodputTypeFit* fit = rep->on(type);
+      const int profiled = fit != nullptr ? fit->max_profiled_replicas : 0;
+      int grow = std::max(2 * profiled, 1);
+      if (fit != nullptr && fit->fitted) grow = std::min(grow, static_cast<int>(rep->max_batch / fit->min_local_bsz));
+      j.max_replicas = std::max(std::min(j.max_replicas, grow), j.min_replicas);
+      j.node_classes = fit != nullptr && fit->fitted ? 2 : 1;
+    }
     const double base_rate = b->throughput_on(type, fair_replicas, packed_nodes(fair_replicas, pool.gpus_per_node));
     j.speedup = [b, type, base_rate, f](int k, int r) {
       return base_rate > 0.0 ? b->throughput_on(type, r, k) / base_rate : static_cast<double>(r) / f;

@@ -120,6 +120,8 @@ class Engine final : public Probe, public ClusterView, public JobViews {
     if (c.score_beliefs) score_cache_.resize(n);
     result_.jobs.resize(n);
     BeliefContext ctx{w.catalog.get(), c.cluster.gpus_per_node};
+    for (const GpuPool& p : c.cluster.pools)
+      ctx.gpus_per_node_by_type.emplace_back(p.gpu_type, p.gpus_per_node);
     for (std::size_t i = 0; i < n; ++i) {
       const JobTruth& t = w.jobs[i];
       if (t.id != static_cast<int>(i)) throw std::logic_error("workload job ids must be 0..n-1 in order");
@@ -187,10 +189,11 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       pool_in_use_.assign(pools_.size(), 0);
       result_.pool_gpu_seconds.assign(pools_.size(), 0.0);
       for (std::size_t i = 0; i < n; ++i) {
-        if (rt_[i].gp) {
-          throw InputError("job '" + w.jobs[i].name +
-                           "': goodput-model classes do not run on a cluster with GPU "
-                           "pools yet");
+        for (const GpuPool& p : cl.pools) {
+          if (rt_[i].gp && goodput_on(cls_of(static_cast<int>(i)), p.gpu_type) == nullptr) {
+            throw InputError("job '" + w.jobs[i].name + "': its goodput-model class has no tables for GPU type '" +
+                             p.gpu_type + "' of cluster.pools (goodput.by_type)");
+          }
         }
       }
     }
@@ -368,7 +371,7 @@ class Engine final : public Probe, public ClusterView, public JobViews {
   // A goodput job's GPUs per node, in allocation order: the placer's, else packed on nodes.
   std::vector<int> job_placement(int id, int w) const {
     if (placed()) return placer_of(id).placement_of(id);
-    return packed_placement(w, cfg_.cluster.gpus_per_node);
+    return packed_placement(w, gpus_per_node_of(id));
   }
 
   // A goodput job reached the end of its epoch before its completion: next epoch, new rate.
@@ -826,6 +829,8 @@ class Engine final : public Probe, public ClusterView, public JobViews {
       log(id, from, 0, AllocKind::kPreempt);
       return;
     }
+    if (r.gp && !pools_.empty())
+      r.gp->use_app(goodput_on(cls_of(id), pools_[static_cast<std::size_t>(r.pool)].gpu_type));
     if (r.gp) r.gp->reallocate(job_placement(id, to));
     if (!r.started) {
       r.started = true;
