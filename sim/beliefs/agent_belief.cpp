@@ -89,7 +89,9 @@ class AgentBelief final : public Belief {
   // A goodput job on GPU types (its report has fits per type): the model its agent fitted on that type; on a type
   // it has not been fitted on, Pollux's initial assumption with the prior's speed on that type.
   [[nodiscard]] double throughput_on(const std::string& gpu_type, int w, int nodes) const override {
-    if (cls_->goodput && !gpu_type.empty() && !report_.by_type.empty()) return goodput_on_type(gpu_type, w, nodes);
+    if (cls_->goodput && !gpu_type.empty() && (!report_.by_type.empty() || speed_on(*cls_, gpu_type) != nullptr)) {
+      return goodput_on_type(gpu_type, w, nodes);
+    }
     if (cls_->goodput || w <= 0) return throughput(w, nodes);
     nodes = std::max(1, nodes);
     return prior_on(gpu_type, w, nodes) * correction_.factor(w, nodes);
