@@ -275,3 +275,34 @@ TEST_CASE("sim::Experiment: goodput-pools.json runs every strategy with the engi
     }
   }
 }
+
+TEST_CASE("sim::Engine: every strategy that chooses GPU types runs goodput jobs on pools with the invariants",
+          "[sim][engine][goodput][pools][property]") {
+  std::ifstream in(std::string(RINGSCHED_SOURCE_DIR) + "/workloads/examples/goodput-pools.json");
+  nlohmann::json doc = nlohmann::json::parse(in);
+  doc["workload"]["jobs"] = 8;
+  const ExperimentConfig c = parse_experiment(doc, "goodput-pools.json", RINGSCHED_SOURCE_DIR "/workloads/examples");
+  const auto wl = std::make_shared<const Workload>(make_workload(c, 1, 3));  // heavy
+  int strategies = 0;
+  for (const auto& info : strategy_infos()) {
+    if (!info.gpu_types) continue;
+    ++strategies;
+    DYNAMIC_SECTION(info.name) {
+      const nlohmann::json no_params = nlohmann::json::object();
+      auto strat = info.make(JsonReader(no_params, "test"));
+      const auto beliefs = make_beliefs(c, info.default_beliefs, wl, 3);
+      int finished = 0;
+      long over = 0;
+      const RunResult r = simulate(*wl, *strat, *beliefs, engine_config(c, 3, false), [&](const EngineCheckView& v) {
+        for (std::size_t p = 0; p < v.pool_gpus.size(); ++p)
+          over += v.pool_gpus_in_use[p] > v.pool_gpus[p] || v.pool_gpus_in_use[p] < 0 ? 1 : 0;
+        finished = v.finished;
+      });
+      CHECK(over == 0);
+      CHECK(finished == 8);
+      for (const auto& j : r.jobs)
+        CHECK(j.finish > j.first_start);
+    }
+  }
+  CHECK(strategies >= 4);  // fifo, precompute, optimus, pollux and Gavel's policies
+}
