@@ -5,6 +5,8 @@
 // invariants (every job completes, no pool over its GPUs).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
@@ -22,6 +24,7 @@
 #include "sim/experiments/replicate.h"
 #include "strategies/registry.h"
 #include "test/input_error_of.h"
+#include "test/sim/cli_util.h"
 #include "test/sim/scripted_strategy.h"
 #include "workloads/goodput_app.h"
 #include "workloads/json_reader.h"
@@ -305,4 +308,23 @@ TEST_CASE("sim::Engine: every strategy that chooses GPU types runs goodput jobs 
     }
   }
   CHECK(strategies >= 4);  // fifo, precompute, optimus, pollux and Gavel's policies
+}
+
+TEST_CASE("sim::cli: a per-type goodput table with a bad row exits 2 with one line naming file and line",
+          "[sim][cli][goodput][pools][bad-input]") {
+  test::TempDir tmp;
+  std::filesystem::copy(kTinyTypesDir, tmp.path() / "tables");
+  std::ofstream(tmp.path() / "tables" / "placements-fast.csv")
+      << "placement,local_bsz,step_time,sync_time\n1,4,0.25,0.0\n1,8,0.5,0.9\n";
+  nlohmann::json doc = goodput_pools_config(R"([{"gpu_type": "slow", "nodes": 1, "gpus_per_node": 2},
+                                                {"gpu_type": "fast", "nodes": 1, "gpus_per_node": 2}])",
+                                            true);
+  doc["workload"]["catalog"]["classes"][0]["goodput"]["tables"] = (tmp.path() / "tables").string();
+  const std::string cfg = (tmp.path() / "cfg.json").string();
+  std::ofstream(cfg) << doc.dump();
+  const test::CliResult r = test::run_cli("validate --config " + test::shell_quote(cfg));
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("goodput.tables") && Catch::Contains("placements-fast.csv:3: sync_time 0.9 "
+                                                                         "exceeds step_time 0.5"));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
 }
