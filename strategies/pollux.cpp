@@ -223,9 +223,10 @@ class Pollux final : public Strategy {
     const std::string type = pool.gpu_type;
     const double f = static_cast<double>(fair_replicas);
     const models::GoodputReport* rep = b->goodput_report();
-    if (rep != nullptr && !rep->by_type.empty()) {
-      // A goodput job with fits per type: Pollux's caps (twice the GPUs it profiled, its largest batch over its
-      // smallest per-GPU batch) from what it profiled on this type, as input_for applies them on one type.
+    if (rep != nullptr) {
+      // A goodput job (on pools its class has tables per type): Pollux's caps (twice the GPUs it profiled, its largest
+      // batch over its smallest per-GPU batch) from what it profiled on this type, as input_for applies them on one
+      // type; one GPU on a type it has not run on yet.
       const models::GoodputTypeFit* fit = rep->on(type);
       const int profiled = fit != nullptr ? fit->max_profiled_replicas : 0;
       int grow = std::max(2 * profiled, 1);
