@@ -328,3 +328,27 @@ TEST_CASE("sim::cli: a per-type goodput table with a bad row exits 2 with one li
                                                                          "exceeds step_time 0.5"));
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
 }
+
+TEST_CASE("strategies::Pollux: a goodput job goes to the type it believes fastest and starts there on one GPU",
+          "[strategies][pollux][goodput][pools]") {
+  // Never run: the agent believes Pollux's linear assumption from the class's speed at one GPU, 8 samples-equivalent
+  // per second on slow, 16 on fast; at each pool's fair share (2 GPUs for a lone job) that is 16 against 32: fast.
+  // It has profiled nothing there, so Pollux's rule caps it at one GPU; after it ran on one, at two.
+  Workload wl = one_tiny_job();
+  EngineConfig ec = slow_fast_pools(60.0);
+  ec.cluster.pools = {GpuPool{"slow", 1, 2, nullptr}, GpuPool{"fast", 1, 2, nullptr}};
+  ec.cluster.gpus_per_node = 2;
+  auto strat = find_strategy("pollux", "test").make(JsonReader(nlohmann::json::object(), "test"));
+  const auto beliefs = make_belief_source("agent", "test");
+  const RunResult r = simulate(wl, *strat, *beliefs, ec);
+  REQUIRE(r.events.size() >= 3);
+  CHECK(r.events[0].kind == AllocKind::kStart);
+  CHECK(r.events[0].pool == 1);
+  CHECK(r.events[0].to == 1);
+  CHECK(r.events[1].kind == AllocKind::kResize);
+  CHECK(r.events[1].pool == 1);
+  CHECK(r.events[1].to == 2);
+  CHECK(r.jobs[0].gpu_type == "fast");
+  REQUIRE(r.pool_gpu_seconds.size() == 2);
+  CHECK(r.pool_gpu_seconds[0] == 0.0);
+}
