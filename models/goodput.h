@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <vector>
 
 namespace ringsched::models {
@@ -84,6 +85,16 @@ PerfParams fit_perf_params(const std::vector<ProfilePoint>& profile);
 
 // What a job's AdaptDL agent tells the scheduler (Pollux's job info): its fitted step-time model once it has measured
 // something, its current gradient statistics, the largest GPU count it has run on, and its batch limits.
+// What the agent fitted on one GPU type (a job on a cluster with GPU types profiles each type it ran on apart).
+struct GoodputTypeFit {
+  std::string gpu_type;
+  bool fitted = false;  // perf holds a fit of the steps measured on this type
+  PerfParams perf;
+  int max_profiled_replicas = 0;
+  double min_local_bsz = 0.0;
+  double max_local_bsz = 0.0;
+};
+
 struct GoodputReport {
   bool fitted = false;  // perf holds a fit
   PerfParams perf;
@@ -94,6 +105,15 @@ struct GoodputReport {
   double min_local_bsz = 0.0;
   double max_local_bsz = 0.0;
   double target_batch = 0.0;  // > 0: the job keeps this batch
+  // Jobs whose application has tables per GPU type: the fit on each type it has run on (the fields above are the
+  // current type's). Empty for a job of an untyped application.
+  std::vector<GoodputTypeFit> by_type;
+  // The fit on `gpu_type`, or null when the job has not run there.
+  [[nodiscard]] const GoodputTypeFit* on(const std::string& gpu_type) const {
+    for (const auto& f : by_type)
+      if (f.gpu_type == gpu_type) return &f;
+    return nullptr;
+  }
 };
 
 // The goodput model a job reports: its fitted parameters, current gradient statistics and batch limits.

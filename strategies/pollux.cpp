@@ -4,7 +4,8 @@
 // the allocation maximises the p = -1 power mean of the scaled speedups with a restart penalty
 // (strategies/pollux_problem.h), and jobs adapt their batch to what they get (Strategy::adapts_batch). A job may
 // grow to at most twice the GPUs it has measured itself on (and 64, and its largest batch / smallest per-GPU batch).
-// Needs a placement policy in the cluster config (it places jobs on nodes itself). On GPU pools: decide_typed.
+// Needs a placement policy in the cluster config (it places jobs on nodes itself). On GPU pools: decide_typed (for
+// goodput-model jobs with tables per GPU type, each type's goodput from the fit the job's agent made on that type).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -139,7 +140,10 @@ class Pollux final : public Strategy {
   // On GPU pools (ringsched's extension; Pollux has one GPU type): a job holding GPUs stays on its pool; the others,
   // in priority order, each go to the pool where its believed throughput at the share it would get there (the
   // pool's GPUs over its jobs, counting itself) is highest. Then Pollux's problem is solved on each pool's nodes
-  // for its jobs, speedups from the beliefs' throughput on the pool's type relative to the pool's fair share.
+  // for its jobs, speedups from the beliefs' throughput on the pool's type relative to the pool's fair share. A
+  // goodput job's belief (`agent`) answers per type from the fit its agent made on that type (Pollux's linear
+  // assumption from the class's speed there before it ran there), and its GPUs on a type are capped as input_for
+  // caps them, by what it profiled on that type.
   Decision decide_typed(const Snapshot& s) {
     const std::size_t n_jobs = s.jobs.size();
     Decision d = empty_decision(s);
@@ -214,6 +218,18 @@ class Pollux final : public Strategy {
     const Belief* b = v.belief;
     const std::string type = pool.gpu_type;
     const double f = static_cast<double>(fair_replicas);
+    const models::GoodputReport* rep = b->goodput_report();
+    if (rep != nullptr) {
+      // A goodput job (on pools its class has tables per type): Pollux's caps (twice the GPUs it profiled, its largest
+      // batch over its smallest per-GPU batch) from what it profiled on this type, as input_for applies them on one
+      // type; one GPU on a type it has not run on yet.
+      const models::GoodputTypeFit* fit = rep->on(type);
+      const int profiled = fit != nullptr ? fit->max_profiled_replicas : 0;
+      int grow = std::max(2 * profiled, 1);
+      if (fit != nullptr && fit->fitted) grow = std::min(grow, static_cast<int>(rep->max_batch / fit->min_local_bsz));
+      j.max_replicas = std::max(std::min(j.max_replicas, grow), j.min_replicas);
+      j.node_classes = fit != nullptr && fit->fitted ? 2 : 1;
+    }
     const double base_rate = b->throughput_on(type, fair_replicas, packed_nodes(fair_replicas, pool.gpus_per_node));
     j.speedup = [b, type, base_rate, f](int k, int r) {
       return base_rate > 0.0 ? b->throughput_on(type, r, k) / base_rate : static_cast<double>(r) / f;
@@ -285,7 +301,8 @@ StrategyInfo pollux_strategy_info() {
       "restart in the restart factor, > 0, default 30 as the artifact), round_s (under event-driven scheduling, "
       "decide again at least this often, default 60; scheduler.interval_s makes rounds exact). On GPU pools "
       "(ringsched's extension) a running job keeps its pool, a waiting one goes where its believed throughput at "
-      "that pool's fair share is highest, and the problem is solved per pool. docs/fidelity.md";
+      "that pool's fair share is highest, and the problem is solved per pool; goodput-model jobs (goodput.by_type) "
+      "plan with their agent's fit on each type. docs/fidelity.md";
   info.default_beliefs = "agent";
   info.gpu_types = true;
   info.params = {"class_max_gpus", "restart_penalty_s", "round_s"};

@@ -47,12 +47,43 @@ void check_table_covers(const JsonReader& r, const JobClass& c) {
   }
 }
 
+// goodput.by_type: the application on each GPU type of its folder; the reference (goodput.reference_type, default
+// the first type by name) is the class's `goodput`.
+GoodputAppsByType load_goodput_types(const JsonReader& g, const std::string& name, const std::string& folder,
+                                     const GoodputLimits& limits, std::shared_ptr<const GoodputApp>& reference) {
+  const auto layout_at = g.at("by_type");
+  const std::string layout = layout_at.as_string();
+  if (layout != "files" && layout != "column") {
+    layout_at.fail("unknown layout '" + layout +
+                   "' (valid: files, Sia's placements-<type>.csv per type; column, one placements.csv with a "
+                   "gpu_type column)");
+  }
+  GoodputAppsByType apps;
+  try {
+    apps = GoodputApp::load_by_type(name, folder, limits,
+                                    layout == "files" ? GoodputTypeLayout::kFiles : GoodputTypeLayout::kColumn);
+  } catch (const InputError& e) {
+    g.at("tables").fail(e.what());
+  }
+  const std::string ref = g.has("reference_type") ? g.at("reference_type").as_string() : apps.front().first;
+  std::vector<std::string> types;
+  for (const auto& [type, app] : apps) {
+    types.push_back(type);
+    if (type == ref) reference = app;
+  }
+  if (reference == nullptr) {
+    g.at("reference_type").fail("no GPU type '" + ref + "' in the tables (types: " + join_names(types) + ")");
+  }
+  return apps;
+}
+
 // A class whose truth is the goodput model of a measured application (workloads/goodput_app.h).
 JobClass parse_goodput_class(const JsonReader& r, const std::string& base_dir) {
   r.expect_object({"name", "description", "weight", "batch", "model_size_mparams", "gpus", "goodput", "derivation"});
   const auto g = r.at("goodput");
   g.expect_object({"tables", "max_epochs", "init_batch_size", "max_batch_size", "min_local_bsz", "max_local_bsz",
-                   "adaptive_batch"});
+                   "adaptive_batch", "by_type", "reference_type"});
+  if (g.has("reference_type") && !g.has("by_type")) g.at("reference_type").fail("needs goodput.by_type");
   GoodputLimits limits;
   limits.max_epochs = static_cast<int>(g.at("max_epochs").as_integer_in(1, 100000));
   limits.init_batch_size = g.positive_or("init_batch_size", 0.0);
@@ -62,10 +93,16 @@ JobClass parse_goodput_class(const JsonReader& r, const std::string& base_dir) {
   const std::string name = r.at("name").as_string();
   if (name.empty()) r.at("name").fail("must not be empty");
   std::shared_ptr<const GoodputApp> app;
-  try {
-    app = GoodputApp::load(name, resolve_input_path(g.at("tables").as_string(), base_dir), limits);
-  } catch (const InputError& e) {
-    g.at("tables").fail(e.what());
+  GoodputAppsByType by_type;
+  const std::string folder = resolve_input_path(g.at("tables").as_string(), base_dir);
+  if (g.has("by_type")) {
+    by_type = load_goodput_types(g, name, folder, limits, app);
+  } else {
+    try {
+      app = GoodputApp::load(name, folder, limits);
+    } catch (const InputError& e) {
+      g.at("tables").fail(e.what());
+    }
   }
   double batch = 0.0;
   if (auto b = r.maybe("batch")) {
@@ -82,10 +119,17 @@ JobClass parse_goodput_class(const JsonReader& r, const std::string& base_dir) {
                                  g.bool_or("adaptive_batch", true));
   c.min_gpus = static_cast<int>(gpus.integer_in_or("min", 1, 1 << 20, 1));
   if (c.min_gpus > c.max_gpus) gpus.at("min").fail("must be <= gpus.max (" + std::to_string(c.max_gpus) + ")");
-  if (c.max_gpus > app->max_measured_gpus()) {
-    gpus.at("max").fail("the measured tables of class '" + name + "' go up to " +
-                        std::to_string(app->max_measured_gpus()) + " GPUs but gpus.max is " +
-                        std::to_string(c.max_gpus) + ": measure more GPUs (scalability.csv) or lower gpus.max");
+  if (by_type.empty()) by_type.emplace_back("", app);
+  for (const auto& [type, a] : by_type) {
+    if (c.max_gpus > a->max_measured_gpus()) {
+      gpus.at("max").fail("the measured tables of class '" + name + "'" +
+                          (type.empty() ? "" : " on GPU type '" + type + "'") + " go up to " +
+                          std::to_string(a->max_measured_gpus()) + " GPUs but gpus.max is " +
+                          std::to_string(c.max_gpus) + ": measure more GPUs (scalability.csv) or lower gpus.max");
+    }
+    if (type.empty()) continue;
+    c.goodput_by_type.emplace_back(type, a);
+    c.speed_by_type.emplace_back(type, std::make_shared<GoodputStepTime>(a));
   }
   c.description = r.string_or("description", c.description);
   c.weight = r.positive_or("weight", 1.0);

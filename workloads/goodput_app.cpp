@@ -81,10 +81,8 @@ double lerp(double x, double x0, double x1, double y0, double y1) {
 
 }  // namespace
 
-namespace {
-
 // What identifies a loaded application: its name, limits, folder and the folder's files as they are now.
-std::string load_key(const std::string& name, const std::string& folder, const GoodputLimits& limits) {
+std::string goodput_load_key(const std::string& name, const std::string& folder, const GoodputLimits& limits) {
   std::string key = name + '\n' + folder + '\n' + std::to_string(limits.max_epochs) + ',' +
                     std::to_string(limits.init_batch_size) + ',' + std::to_string(limits.max_batch_size) + ',' +
                     std::to_string(limits.min_local_bsz) + ',' + std::to_string(limits.max_local_bsz);
@@ -100,6 +98,8 @@ std::string load_key(const std::string& name, const std::string& folder, const G
     key += '\n' + f;
   return key;
 }
+
+namespace {
 
 std::mutex& load_mutex() {
   static std::mutex m;
@@ -138,7 +138,7 @@ constexpr std::size_t kStepMemoMax = 1 << 16;  // entries per thread before the 
 std::shared_ptr<const GoodputApp> GoodputApp::load(const std::string& name, const std::string& folder,
                                                    const GoodputLimits& limits) {
   if (!fs::is_directory(folder)) throw InputError(folder + ": no such directory (an application's tables)");
-  const std::string key = load_key(name, folder, limits);
+  const std::string key = goodput_load_key(name, folder, limits);
   {
     const std::lock_guard<std::mutex> lock(load_mutex());
     const auto it = loaded_apps().find(key);
@@ -151,12 +151,19 @@ std::shared_ptr<const GoodputApp> GoodputApp::load(const std::string& name, cons
 
 std::shared_ptr<const GoodputApp> GoodputApp::read(const std::string& name, const std::string& folder,
                                                    const GoodputLimits& limits) {
+  return from_rows(name, folder, folder + "/placements.csv", read_pollux_step_tables(folder), limits, "");
+}
+
+std::shared_ptr<const GoodputApp> GoodputApp::from_rows(const std::string& name, const std::string& folder,
+                                                        const std::string& tables,
+                                                        const std::vector<PolluxStepRow>& rows,
+                                                        const GoodputLimits& limits, const std::string& gpu_type) {
   static std::atomic<std::uint64_t> next_uid{1};
   auto app = std::shared_ptr<GoodputApp>(new GoodputApp());
   app->uid_ = next_uid++;
   app->name_ = name;
   app->folder_ = folder;
-  const std::vector<PolluxStepRow> rows = read_pollux_step_tables(folder);
+  app->gpu_type_ = gpu_type;
   // Exact placements keep their own rows; the spread interpolation uses the means per (nodes, GPUs, batch) of the
   // placements, sorted by that key, then the scalability rows in file order (as the artifact's pandas code does).
   std::map<std::tuple<int, int, double>, std::pair<std::array<double, 2>, int>> means;
@@ -179,13 +186,12 @@ std::shared_ptr<const GoodputApp> GoodputApp::read(const std::string& name, cons
     min_local = std::min(min_local, r.local_batch);
     max_local = std::max(max_local, r.local_batch);
   }
-  if (app->placements_.empty()) throw InputError(folder + "/placements.csv: no rows (the goodput model needs them)");
+  if (app->placements_.empty()) throw InputError(tables + ": no rows (the goodput model needs them)");
   for (auto& [key, rs] : app->placements_) {
     std::sort(rs.begin(), rs.end(), [](const Row& a, const Row& b) { return a.local_bsz < b.local_bsz; });
     for (std::size_t i = 1; i < rs.size(); ++i) {
       if (rs[i].local_bsz == rs[i - 1].local_bsz) {
-        throw InputError(folder + "/placements.csv: placement measured twice at local_bsz " +
-                         std::to_string(rs[i].local_bsz));
+        throw InputError(tables + ": placement measured twice at local_bsz " + std::to_string(rs[i].local_bsz));
       }
     }
   }
@@ -231,6 +237,17 @@ std::shared_ptr<const GoodputApp> GoodputApp::read(const std::string& name, cons
                      std::to_string(app->max_local_) + ")");
   }
   return app;
+}
+
+bool GoodputApp::same_progress(const GoodputApp& o) const {
+  if (init_batch_ != o.init_batch_ || max_epochs_ != o.max_epochs_ || runs_.size() != o.runs_.size()) return false;
+  for (std::size_t i = 0; i < runs_.size(); ++i) {
+    if (runs_[i].batch != o.runs_[i].batch || runs_[i].progress != o.runs_[i].progress ||
+        runs_[i].iteration != o.runs_[i].iteration) {
+      return false;
+    }
+  }
+  return true;
 }
 
 std::vector<double> GoodputApp::validated_batches() const {

@@ -17,6 +17,7 @@
 #include "models/goodput.h"
 #include "models/goodput_step_time.h"
 #include "workloads/job_class.h"
+#include "workloads/pollux_data.h"
 
 namespace ringsched {
 
@@ -30,6 +31,17 @@ struct GoodputLimits {
   double max_local_bsz = 0.0;
 };
 
+class GoodputApp;
+
+// How an application folder gives its tables per GPU type (a goodput class's `goodput.by_type`, docs/config.md):
+// kFiles, Sia's (SOSP'23) layout: placements-<type>.csv (and scalability-<type>.csv for every type or for none)
+// beside the shared validation-<B>.csv; kColumn: one placements.csv (and optional scalability.csv) with a
+// `gpu_type` column.
+enum class GoodputTypeLayout { kFiles, kColumn };
+
+// One application per GPU type, by type name (ascending).
+using GoodputAppsByType = std::vector<std::pair<std::string, std::shared_ptr<const GoodputApp>>>;
+
 class GoodputApp final : public GoodputProfile {
  public:
   // Reads <folder>/placements.csv, scalability.csv and validation-<B>.csv (with grad_sqr, grad_var). Bad rows fail
@@ -39,6 +51,18 @@ class GoodputApp final : public GoodputProfile {
   // do not triangulate the tables again). Thread-safe.
   static std::shared_ptr<const GoodputApp> load(const std::string& name, const std::string& folder,
                                                 const GoodputLimits& limits);
+  // The application on each GPU type of `folder` in `layout` (workloads/goodput_types.cpp): every type's step tables
+  // with the validation runs of the folder, which all types share: epochs, progress units and gradient statistics
+  // belong to the application, not to the GPU it runs on (same_progress holds between any two). InputError naming
+  // file (and line) for a type with no rows, a type in one file but not the other, an empty gpu_type, and as load.
+  // Cached as load is. Thread-safe.
+  static GoodputAppsByType load_by_type(const std::string& name, const std::string& folder, const GoodputLimits& limits,
+                                        GoodputTypeLayout layout);
+  // An application from step rows already read (placements rows, then scalability rows; `tables` names them in
+  // messages) and the validation runs of `folder`; `gpu_type` as it will answer gpu_type(). Not cached.
+  static std::shared_ptr<const GoodputApp> from_rows(const std::string& name, const std::string& folder,
+                                                     const std::string& tables, const std::vector<PolluxStepRow>& rows,
+                                                     const GoodputLimits& limits, const std::string& gpu_type);
   // The same read without the process-wide cache (the fuzz target rewrites one folder again and again).
   static std::shared_ptr<const GoodputApp> load_uncached(const std::string& name, const std::string& folder,
                                                          const GoodputLimits& limits) {
@@ -47,6 +71,11 @@ class GoodputApp final : public GoodputProfile {
 
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] const std::string& folder() const { return folder_; }
+  // The GPU type whose tables these are; empty for an application read without types (load).
+  [[nodiscard]] const std::string& gpu_type() const { return gpu_type_; }
+  // True when `o` counts progress exactly as this does (so a job may move between them keeping its progress): the
+  // same initial batch, epochs, validated batches, and progress and iterations per epoch.
+  [[nodiscard]] bool same_progress(const GoodputApp& o) const;
   [[nodiscard]] double init_batch_size() const override { return init_batch_; }
   [[nodiscard]] double max_batch_size() const { return max_batch_; }
   [[nodiscard]] double min_local_bsz() const { return min_local_; }
@@ -105,6 +134,7 @@ class GoodputApp final : public GoodputProfile {
   std::uint64_t uid_ = 0;  // distinct per loaded application: keys the per-thread step-time memo
   std::string name_;
   std::string folder_;
+  std::string gpu_type_;
   std::map<std::vector<int>, std::vector<Row>> placements_;  // normalised placement -> rows by batch
   std::unique_ptr<models::DelaunayInterpolator> spread_;     // the other placements
   Eigen::MatrixXd spread_points_;                            // its points (nodes, GPUs, per-GPU batch)
@@ -121,6 +151,10 @@ class GoodputApp final : public GoodputProfile {
 // `batch_size`, 0 = the app's initial batch; fixed_global; GPUs 1..max_gpus).
 JobClass goodput_job_class(const std::string& name, std::shared_ptr<const GoodputApp> app, double batch_size,
                            int max_gpus, bool adaptive_batch);
+
+// What identifies a load of an application's tables in the process-wide caches: its name, limits, folder and the
+// folder's files (names, sizes, modification times) as they are now.
+std::string goodput_load_key(const std::string& name, const std::string& folder, const GoodputLimits& limits);
 
 // A placement as the artifact's tables key it: zeros dropped, then the lexicographically smallest rotation.
 std::vector<int> normalise_placement(const std::vector<int>& placement);

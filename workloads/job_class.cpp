@@ -39,6 +39,13 @@ const models::StepTimeModel* speed_on(const JobClass& c, const std::string& gpu_
   return nullptr;
 }
 
+std::shared_ptr<const GoodputApp> goodput_on(const JobClass& c, const std::string& gpu_type) {
+  if (gpu_type.empty()) return c.goodput;
+  for (const auto& [type, app] : c.goodput_by_type)
+    if (type == gpu_type) return app;
+  return nullptr;
+}
+
 double class_throughput_on(const JobClass& c, const std::string& gpu_type, int w, int nodes, double speed_factor) {
   const models::StepTimeModel* speed = speed_on(c, gpu_type);
   if (speed == nullptr) throw std::logic_error("class " + c.name + " has no speed on GPU type " + gpu_type);

@@ -61,6 +61,9 @@ struct ClassTruth {
   // adapts batch sizes (pollux) the job picks its batch from its own fitted model; otherwise (and always when false)
   // it keeps the batch it was submitted with (a trace's batch_size, else batch_size here).
   std::shared_ptr<const GoodputApp> goodput;
+  // On a cluster with GPU types: the goodput model on each type, by type name (catalog key goodput.by_type; each
+  // type's speed view is in speed_by_type). `goodput` is then the reference type's. Empty = one application only.
+  std::vector<std::pair<std::string, std::shared_ptr<const GoodputApp>>> goodput_by_type;
   bool adaptive_batch = true;
 };
 
@@ -83,6 +86,9 @@ double model_throughput(const JobClass& c, const models::StepTimeModel& speed, i
 
 // The class's speed model on GPU type `gpu_type` ("" = the reference `speed`); null when the class gives none for it.
 const models::StepTimeModel* speed_on(const JobClass& c, const std::string& gpu_type);
+
+// The class's goodput model on GPU type `gpu_type` ("" = the reference `goodput`); null when it has none for it.
+std::shared_ptr<const GoodputApp> goodput_on(const JobClass& c, const std::string& gpu_type);
 
 // class_throughput on GPU type `gpu_type` (its speed_by_type model; "" = the reference). Precondition: speed_on is
 // not null (configs check every class against the cluster's types).

@@ -36,9 +36,17 @@ void check_name(const std::string& name, const std::string& where) {
   }
 }
 
-void read_steps(const std::string& path, bool placements, std::vector<PolluxStepRow>& out) {
+}  // namespace
+
+void read_pollux_step_file(const std::string& path, bool placements, bool typed, std::vector<PolluxStepRow>& out) {
   const CsvTable t = read_csv_file(path);
   if (t.rows.empty()) throw InputError(path + ":2: empty table (no measured rows)");
+  const int c_type = typed ? t.require_column("gpu_type") : t.column("gpu_type");
+  if (!typed && c_type >= 0) {
+    throw InputError(path +
+                     ":1: a 'gpu_type' column: the rows of several GPU types in one table; read it per type "
+                     "(a goodput class's goodput.by_type \"column\", docs/config.md), not as one type's table");
+  }
   const int c_place = placements ? t.require_column("placement") : -1;
   const int c_nodes = placements ? -1 : t.require_column("num_nodes");
   const int c_reps = placements ? -1 : t.require_column("num_replicas");
@@ -49,6 +57,10 @@ void read_steps(const std::string& path, bool placements, std::vector<PolluxStep
     PolluxStepRow r;
     r.file = path;
     r.line = row.line;
+    if (typed) {
+      r.gpu_type = t.text(row, c_type);
+      if (r.gpu_type.empty()) t.fail(row, "column 'gpu_type': empty (every row names its GPU type)");
+    }
     if (placements) {
       r.placement = t.text(row, c_place);
       if (r.placement.empty()) t.fail(row, "column 'placement': empty");
@@ -79,6 +91,8 @@ void read_steps(const std::string& path, bool placements, std::vector<PolluxStep
     out.push_back(r);
   }
 }
+
+namespace {
 
 PolluxRun read_run(const std::string& path, int batch) {
   const CsvTable t = read_csv_file(path);
@@ -135,8 +149,8 @@ PolluxApp load_pollux_app(const std::string& dir, const std::string& name) {
     throw InputError(app.dir + ": no such directory (Pollux data folder: " + dir +
                      "; set RINGSCHED_POLLUX_DIR or --pollux-dir)");
   }
-  read_steps((fs::path(app.dir) / "placements.csv").string(), true, app.steps);
-  read_steps((fs::path(app.dir) / "scalability.csv").string(), false, app.steps);
+  read_pollux_step_file((fs::path(app.dir) / "placements.csv").string(), true, false, app.steps);
+  read_pollux_step_file((fs::path(app.dir) / "scalability.csv").string(), false, false, app.steps);
   const auto files = validation_files(app.dir);
   if (files.empty()) throw InputError(app.dir + ": no validation-<B>.csv files");
   for (const auto& [b, path] : files)
@@ -253,8 +267,8 @@ std::vector<PolluxStepRow> read_pollux_step_tables(const std::string& folder) {
     throw InputError(folder + ": no placements.csv or scalability.csv here (the Pollux table format, docs/heldout.md)");
   }
   std::vector<PolluxStepRow> rows;
-  if (has_p) read_steps(placements.string(), true, rows);
-  if (has_s) read_steps(scalability.string(), false, rows);
+  if (has_p) read_pollux_step_file(placements.string(), true, false, rows);
+  if (has_s) read_pollux_step_file(scalability.string(), false, false, rows);
   return rows;
 }
 

@@ -24,6 +24,7 @@ struct PolluxStepRow {
   double sync_seconds = 0.0;
   std::string file;
   int line = 0;
+  std::string gpu_type;  // tables with a gpu_type column only (read_pollux_step_file with `typed`)
 };
 
 struct PolluxEpoch {
@@ -72,6 +73,12 @@ double pollux_target_loss(const PolluxApp& app);
 std::vector<models::SpeedPoint> pollux_speed_points(const PolluxApp& app);
 // Approximate model size in millions of parameters (public facts about the networks; only scales Eq. 5's t2).
 double pollux_model_size(const std::string& name);
+
+// One step-time table in the Pollux format: placements.csv's columns (placement digits) when `placements`, else
+// scalability.csv's (num_nodes, num_replicas); rows appended to `out`. `typed`: a non-empty `gpu_type` column is
+// required (one table holding several GPU types); otherwise a `gpu_type` column is refused (the rows of several
+// types must not be read as one type's). Bad rows fail with file:line.
+void read_pollux_step_file(const std::string& path, bool placements, bool typed, std::vector<PolluxStepRow>& out);
 
 // The step-time rows of a folder in the Pollux table format: placements.csv and/or scalability.csv (at least one).
 // Bad rows fail with file:line.

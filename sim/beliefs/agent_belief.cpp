@@ -86,7 +86,12 @@ class AgentBelief final : public Belief {
   }
   // On a GPU type: the prior's speed on that type (its reference speed when it has none for it) x the correction,
   // which the job's steps teach relative to the prior on the type each ran on (a factor of the job, not of a type).
+  // A goodput job on GPU types (its report has fits per type): the model its agent fitted on that type; on a type
+  // it has not been fitted on, Pollux's initial assumption with the prior's speed on that type.
   [[nodiscard]] double throughput_on(const std::string& gpu_type, int w, int nodes) const override {
+    if (cls_->goodput && !gpu_type.empty() && (!report_.by_type.empty() || speed_on(*cls_, gpu_type) != nullptr)) {
+      return goodput_on_type(gpu_type, w, nodes);
+    }
     if (cls_->goodput || w <= 0) return throughput(w, nodes);
     nodes = std::max(1, nodes);
     return prior_on(gpu_type, w, nodes) * correction_.factor(w, nodes);
@@ -109,6 +114,15 @@ class AgentBelief final : public Belief {
   }
 
  private:
+  [[nodiscard]] double goodput_on_type(const std::string& gpu_type, int w, int nodes) const {
+    if (w <= 0) return 0.0;
+    const models::GoodputTypeFit* f = report_.on(gpu_type);
+    if (f == nullptr || !f->fitted) return prior_on(gpu_type, 1, 1) * w;
+    models::GoodputModel m{f->perf,           report_.grad,     report_.init_batch,
+                           report_.max_batch, f->min_local_bsz, f->max_local_bsz};
+    models::BatchConfig cfg;
+    return m.optimize(std::max(1, nodes), w, cfg);
+  }
   [[nodiscard]] double prior_on(const std::string& gpu_type, int w, int nodes) const {
     if (gpu_type.empty() || speed_on(*cls_, gpu_type) == nullptr) return class_throughput(*cls_, w, nodes, 1.0);
     return class_throughput_on(*cls_, gpu_type, w, nodes, 1.0);

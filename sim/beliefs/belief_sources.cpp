@@ -52,23 +52,23 @@ std::shared_ptr<const JobClass> borrowed(const JobClass& c) {
 // least one accumulation step on one GPU, as its predict_step_time does; `nodes` is not used); remaining work = the
 // steps left at the job's batch from the end of its completed epochs to its last epoch (1 once there), so that
 // remaining / throughput = the artifact's steps left x step time.
+// On a cluster with GPU types (a class with goodput.by_type): throughput_on answers with the type's tables on that
+// type's packed placement (BeliefContext::gpus_per_node_by_type); the steps left are the same on every type (the
+// types share the validation runs).
 class GoodputOracleBelief final : public Belief {
  public:
-  GoodputOracleBelief(std::shared_ptr<const GoodputApp> app, double batch, int gpus_per_node, double speed_factor)
-      : app_(std::move(app)), batch_(batch), gpn_(std::max(1, gpus_per_node)), factor_(speed_factor) {
+  GoodputOracleBelief(const JobClass& c, double batch, const BeliefContext& ctx, double speed_factor)
+      : app_(c.goodput), batch_(batch), gpn_(std::max(1, ctx.gpus_per_node)), factor_(speed_factor) {
+    for (const auto& [type, gpn] : ctx.gpus_per_node_by_type) {
+      if (auto app = goodput_on(c, type)) types_.push_back({type, std::move(app), std::max(1, gpn), {}});
+    }
     GoodputOracleBelief::observe_progress(0.0);
   }
-  [[nodiscard]] double throughput(int w, int /*nodes*/) const override {
-    if (w <= 0) return 0.0;
-    const auto i = static_cast<std::size_t>(w);
-    if (i >= cache_.size()) cache_.resize(i + 1, -1.0);
-    if (cache_[i] < 0.0) {
-      const models::BatchConfig cfg = models::fixed_batch_config(batch_, w, app_->init_batch_size(),
-                                                                 app_->max_batch_size(), app_->max_local_bsz(), true);
-      const models::StepSync s = app_->step_time(packed_placement(w, gpn_), cfg.atomic_bsz);
-      cache_[i] = factor_ / models::accumulated_step(s, cfg.accum_steps);
-    }
-    return cache_[i];
+  [[nodiscard]] double throughput(int w, int /*nodes*/) const override { return steps_per_s(*app_, gpn_, cache_, w); }
+  [[nodiscard]] double throughput_on(const std::string& gpu_type, int w, int nodes) const override {
+    for (const TypeTables& t : types_)
+      if (t.gpu_type == gpu_type) return steps_per_s(*t.app, t.gpus_per_node, t.cache, w);
+    return throughput(w, nodes);
   }
   [[nodiscard]] double total_work() const override { return done_ + remaining_; }
   [[nodiscard]] std::string source() const override { return "oracle"; }
@@ -83,6 +83,26 @@ class GoodputOracleBelief final : public Belief {
   }
 
  private:
+  struct TypeTables {
+    std::string gpu_type;
+    std::shared_ptr<const GoodputApp> app;
+    int gpus_per_node;
+    mutable std::vector<double> cache;
+  };
+  // Optimiser steps per second of the job's batch on w GPUs packed on nodes of `gpn`, under `app`'s tables.
+  double steps_per_s(const GoodputApp& app, int gpn, std::vector<double>& cache, int w) const {
+    if (w <= 0) return 0.0;
+    const auto i = static_cast<std::size_t>(w);
+    if (i >= cache.size()) cache.resize(i + 1, -1.0);
+    if (cache[i] < 0.0) {
+      const models::BatchConfig cfg =
+          models::fixed_batch_config(batch_, w, app.init_batch_size(), app.max_batch_size(), app.max_local_bsz(), true);
+      const models::StepSync s = app.step_time(packed_placement(w, gpn), cfg.atomic_bsz);
+      cache[i] = factor_ / models::accumulated_step(s, cfg.accum_steps);
+    }
+    return cache[i];
+  }
+
   std::shared_ptr<const GoodputApp> app_;
   double batch_;
   int gpn_;
@@ -90,6 +110,7 @@ class GoodputOracleBelief final : public Belief {
   double done_ = 0.0;
   double remaining_ = 1.0;
   mutable std::vector<double> cache_;
+  std::vector<TypeTables> types_;
 };
 
 class NoneSource final : public BeliefSource {
@@ -109,7 +130,7 @@ class OracleSource final : public BeliefSource {
     const JobClass& c = ctx.catalog->classes[static_cast<std::size_t>(truth->class_index)];
     if (c.goodput) {
       const double batch = pub.cls.batch_size > 0.0 ? pub.cls.batch_size : c.goodput->init_batch_size();
-      return std::make_unique<GoodputOracleBelief>(c.goodput, batch, ctx.gpus_per_node, truth->speed_factor);
+      return std::make_unique<GoodputOracleBelief>(c, batch, ctx, truth->speed_factor);
     }
     return std::make_unique<ClassModelBelief>(borrowed(c), truth->speed_factor, truth->work_samples, "oracle");
   }

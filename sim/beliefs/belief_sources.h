@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/fit.h"
@@ -17,6 +18,9 @@ namespace ringsched {
 struct BeliefContext {
   const Catalog* catalog = nullptr;  // class-level models (the "history" of completed runs, in-sample)
   int gpus_per_node = 8;
+  // On a cluster with GPU types (cluster.pools): the GPUs per node of each type's pool (the first pool of a type),
+  // for beliefs that place a job's GPUs on a type as the engine packs them. Empty on the untyped cluster.
+  std::vector<std::pair<std::string, int>> gpus_per_node_by_type = {};
 };
 
 class BeliefSource {

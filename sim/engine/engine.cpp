@@ -48,8 +48,11 @@ class Engine final : public Probe, public JobViews {
     pub_.resize(n);
     beliefs_.resize(n);
     result_.jobs.resize(n);
+    BeliefContext ctx{w.catalog.get(), c.cluster.gpus_per_node};
+    for (const GpuPool& p : c.cluster.pools)
+      ctx.gpus_per_node_by_type.emplace_back(p.gpu_type, p.gpus_per_node);
     for (std::size_t i = 0; i < n; ++i)
-      init_job(static_cast<int>(i), b);
+      init_job(static_cast<int>(i), b, ctx);
     if (c.scheduler.interval_s > 0.0 && n > 0) push({rounds_.next(), EvKind::kTick, -1, 0, 0});
     if (n > 0) result_.first_arrival = w.jobs.front().arrival;
     if (cluster_.typed()) result_.pool_gpu_seconds.assign(cluster_.pool_count(), 0.0);
@@ -122,14 +125,13 @@ class Engine final : public Probe, public JobViews {
 
  private:
   // Job `id`'s public facts, belief, work and result record; its arrival event.
-  void init_job(int id, const BeliefSource& b) {
+  void init_job(int id, const BeliefSource& b, const BeliefContext& ctx) {
     const auto i = static_cast<std::size_t>(id);
     const JobTruth& t = wl_.jobs[i];
     if (t.id != id) throw std::logic_error("workload job ids must be 0..n-1 in order");
     const JobClass& cls = cls_of(id);
     pub_[i] = public_facts(t, cls, cfg_.cluster.largest_pool_gpus());
-    start_runtime(rt_[i], pub_[i], t, cls, strat_.adapts_batch(), cluster_.typed());
-    const BeliefContext ctx{wl_.catalog.get(), cfg_.cluster.gpus_per_node};
+    start_runtime(rt_[i], pub_[i], t, cls, strat_.adapts_batch(), cfg_.cluster.gpu_types());
     beliefs_[i] = b.make(pub_[i], ctx, b.needs_truth() ? &t : nullptr);
     rt_[i].observed = beliefs_[i] != nullptr && beliefs_[i]->observes();
     JobResult& r = result_.jobs[i];
@@ -154,8 +156,7 @@ class Engine final : public Probe, public JobViews {
   }
 
   void push(Event e) {
-    // Event times beyond the horizon (or NaN) come from absurd input (a work of 1e300 samples): the run stops with a
-    // message naming the job instead of looping or overflowing the clock.
+    // Beyond the horizon (or NaN): absurd input (a work of 1e300 samples). Stop, naming the job.
     if (!(e.time <= kSimHorizonS)) {  // also NaN
       if (e.job < 0)
         throw std::logic_error("strategy '" + strat_.name() + "' asked to be woken at " + number_text(e.time) + " s");
@@ -494,6 +495,7 @@ class Engine final : public Probe, public JobViews {
       log(id, from, 0, AllocKind::kPreempt);
       return;
     }
+    if (r.gp && cluster_.typed()) r.gp->use_app(goodput_on(cls_of(id), cluster_.gpu_type(cluster_.pool_of(id))));
     if (r.gp) r.gp->reallocate(cluster_.placement(id, to));
     if (!r.started) {
       r.started = true;

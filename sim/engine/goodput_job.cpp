@@ -112,7 +112,50 @@ void GoodputJob::ensure_fit() {
 
 const GoodputReport& GoodputJob::report() {
   ensure_fit();
+  if (!app_->gpu_type().empty()) report_types();
   return report_;
+}
+
+// The fit on each type the job has profiled, by type name (the current type's from report_).
+void GoodputJob::report_types() {
+  report_.by_type.clear();
+  if (!profile_.empty()) {
+    report_.by_type.push_back({app_->gpu_type(), report_.fitted, report_.perf, report_.max_profiled_replicas,
+                               app_->min_local_bsz(), app_->max_local_bsz()});
+  }
+  for (const ParkedAgent& a : parked_) {
+    if (a.profile.empty()) continue;
+    report_.by_type.push_back(
+        {a.app->gpu_type(), a.fitted, a.perf, a.max_profiled_replicas, a.app->min_local_bsz(), a.app->max_local_bsz()});
+  }
+  std::sort(report_.by_type.begin(), report_.by_type.end(),
+            [](const models::GoodputTypeFit& a, const models::GoodputTypeFit& b) { return a.gpu_type < b.gpu_type; });
+}
+
+void GoodputJob::use_app(std::shared_ptr<const GoodputApp> app) {
+  if (app == app_) return;
+  if (!app->same_progress(*app_)) {
+    throw std::logic_error("goodput job of " + app_->name() + ": the tables of GPU types '" + app_->gpu_type() +
+                           "' and '" + app->gpu_type() + "' count progress differently");
+  }
+  ensure_fit();
+  ParkedAgent now{app_, std::move(profile_), report_.perf, report_.fitted, report_.max_profiled_replicas};
+  const auto it =
+      std::find_if(parked_.begin(), parked_.end(), [&](const ParkedAgent& a) { return a.app.get() == app.get(); });
+  ParkedAgent next{app, {}, {}, false, 0};
+  if (it != parked_.end()) {
+    next = std::move(*it);
+    parked_.erase(it);
+  }
+  parked_.push_back(std::move(now));
+  app_ = std::move(app);
+  profile_ = std::move(next.profile);
+  report_.perf = next.perf;
+  report_.fitted = next.fitted;
+  report_.max_profiled_replicas = next.max_profiled_replicas;
+  report_.min_local_bsz = app_->min_local_bsz();
+  report_.max_local_bsz = app_->max_local_bsz();
+  stale_fit_ = false;
 }
 
 bool GoodputJob::retune() {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/goodput.h"
@@ -20,6 +21,12 @@ class GoodputJob {
   // target_batch > 0: keep that global batch; adaptive: choose it from the agent's model (target_batch ignored).
   GoodputJob(std::shared_ptr<const GoodputApp> app, double target_batch, bool adaptive);
 
+  // The job moves to GPUs of another type (a pool of cluster.pools): from now on its step times are `app`'s, the same
+  // application's tables on that type. It keeps its epoch and progress, which are the application's, not the GPU's:
+  // both tables read the same validation runs (checked: GoodputApp::same_progress, else std::logic_error). Its agent
+  // keeps one profile and fit per type (a step time measured on one type says nothing of another), so on a type it
+  // has not run on it starts unfitted, as a new job does. Call reallocate after it. No-op when `app` is the current.
+  void use_app(std::shared_ptr<const GoodputApp> app);
   // The job got a new placement (GPUs per node, in allocation order; empty = none): choose its batch configuration.
   void reallocate(const std::vector<int>& placement);
   // The job runs its configuration from now on: the agent records the configuration's step time (once per
@@ -39,12 +46,22 @@ class GoodputJob {
   [[nodiscard]] int epoch() const { return epoch_; }
   [[nodiscard]] const models::BatchConfig& config() const { return cfg_; }
   [[nodiscard]] const std::vector<int>& placement() const { return placement_; }
+  [[nodiscard]] const GoodputApp& app() const { return *app_; }
   // What the agent reports, its model fitted to the profile so far.
   [[nodiscard]] const GoodputReport& report();
 
  private:
+  // The agent's state on a type the job is not on now.
+  struct ParkedAgent {
+    std::shared_ptr<const GoodputApp> app;
+    std::vector<models::ProfilePoint> profile;
+    models::PerfParams perf;
+    bool fitted = false;
+    int max_profiled_replicas = 0;
+  };
   void choose_config();
   void ensure_fit();
+  void report_types();
 
   std::shared_ptr<const GoodputApp> app_;
   double target_batch_;
@@ -54,7 +71,8 @@ class GoodputJob {
   models::BatchConfig cfg_;
   std::vector<models::ProfilePoint> profile_;
   GoodputReport report_;
-  bool stale_fit_ = false;  // the profile grew since the last fit
+  bool stale_fit_ = false;           // the profile grew since the last fit
+  std::vector<ParkedAgent> parked_;  // the agent on the other GPU types it held (use_app), fitted
 };
 
 }  // namespace ringsched

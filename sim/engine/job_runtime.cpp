@@ -6,20 +6,26 @@
 #include "models/input_error.h"
 #include "sim/engine/horizon.h"
 #include "sim/engine/public_facts.h"
+#include "workloads/goodput_app.h"
 #include "workloads/number_text.h"
 #include "workloads/rng.h"
 
 namespace ringsched::engine_detail {
 
-void start_runtime(Runtime& r, JobPublic& pub, const JobTruth& t, const JobClass& cls, bool adapts_batch, bool typed) {
+void start_runtime(Runtime& r, JobPublic& pub, const JobTruth& t, const JobClass& cls, bool adapts_batch,
+                   const std::vector<std::string>& gpu_types) {
   // Arrivals beyond the simulated clock's horizon (or NaN) come from absurd input (a trace time in the far future).
   if (!(t.arrival >= 0.0 && t.arrival <= kSimHorizonS)) {
     throw InputError("job '" + t.name + "': arrival time " + number_text(t.arrival) +
                      " s is not a time within the simulated horizon (0..1e12 s)");
   }
   if (cls.goodput) {
-    if (typed)
-      throw InputError("job '" + t.name + "': goodput-model classes do not run on a cluster with GPU pools yet");
+    for (const std::string& type : gpu_types) {
+      if (goodput_on(cls, type) == nullptr) {
+        throw InputError("job '" + t.name + "': its goodput-model class has no tables for GPU type '" + type +
+                         "' of cluster.pools (goodput.by_type)");
+      }
+    }
     const bool adaptive = cls.adaptive_batch && adapts_batch;
     const double batch = t.batch_size > 0.0 ? t.batch_size : cls.batch_size;
     r.gp = std::make_unique<GoodputJob>(cls.goodput, batch, adaptive);

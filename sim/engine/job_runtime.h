@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "sim/engine/goodput_job.h"
 #include "strategies/strategy.h"
@@ -55,7 +57,9 @@ struct Runtime {
 // A job's runtime before it arrives: its goodput model's state (goodput-model classes; `adapts_batch`: the strategy
 // lets adaptive jobs choose their batch, which also sets the public batch and GPU cap in `pub`) and its work.
 // InputError (naming the job) for an arrival outside the simulated horizon or a work that is not positive and finite.
-void start_runtime(Runtime& r, JobPublic& pub, const JobTruth& t, const JobClass& cls, bool adapts_batch, bool typed);
+// On a typed cluster (`gpu_types` of its pools, empty when untyped) a goodput-model class needs tables for each type.
+void start_runtime(Runtime& r, JobPublic& pub, const JobTruth& t, const JobClass& cls, bool adapts_batch,
+                   const std::vector<std::string>& gpu_types);
 
 // The step a job measures of its own run (true throughput in `truth`), with lognormal noise of `sigma` keyed by
 // (seed, job, n): independent of decision order.

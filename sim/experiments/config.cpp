@@ -200,15 +200,30 @@ void parse_measure(const JsonReader& m, ExperimentConfig& c) {
 }
 
 // On a typed cluster every class runs on every pool's type: a speed per type (speed_by_type) for each pool (types
-// the cluster lacks are not used: a catalog may serve several clusters), no goodput-model class (not per type yet),
-// and a minimum that fits the largest pool.
+// the cluster lacks are not used: a catalog may serve several clusters), goodput tables per type for a goodput-model
+// class (goodput.by_type), and a minimum that fits the largest pool.
+std::vector<std::string> type_names(const JobClass& c) {
+  std::vector<std::string> out;
+  for (const auto& typed : c.goodput_by_type)
+    out.push_back(typed.first);
+  return out;
+}
+
 void check_catalog_types(const Catalog& cat, const ClusterConfig& cl, const std::string& where) {
   if (!cl.typed()) return;
   const int largest = cl.largest_pool_gpus();
   for (const JobClass& cls : cat.classes) {
     const std::string at = where + ": class '" + cls.name + "' of catalog " + cat.name + ": ";
-    if (cls.goodput) throw InputError(at + "goodput-model classes do not run on a cluster with GPU pools yet");
+    if (cls.goodput && cls.goodput_by_type.empty()) {
+      throw InputError(at +
+                       "a goodput-model class on a cluster with GPU pools needs its tables per GPU type "
+                       "(goodput.by_type, docs/config.md)");
+    }
     for (const GpuPool& p : cl.pools) {
+      if (cls.goodput && goodput_on(cls, p.gpu_type) == nullptr) {
+        throw InputError(at + "no goodput tables for GPU type '" + p.gpu_type +
+                         "' of cluster.pools (types: " + join_names(type_names(cls)) + ")");
+      }
       if (speed_on(cls, p.gpu_type) == nullptr) {
         throw InputError(at + "no speed for GPU type '" + p.gpu_type + "' of cluster.pools (add it to speed_by_type)");
       }
