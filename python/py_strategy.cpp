@@ -357,7 +357,13 @@ void bind_snapshot_types(py::module_& m) {
           [](const PyJob& j) -> py::object { return j.pool < 0 ? py::object(py::none()) : py::str(j.gpu_type); },
           "the GPU type it runs on (str); None when it holds no GPUs or the cluster is untyped")
       .def_property_readonly(
-          "node_gpus", [](const PyJob& j) { return py::tuple(py::cast(j.node_gpus)); },
+          "node_gpus",
+          [](const PyJob& j) {
+            py::tuple t(j.node_gpus.size());
+            for (std::size_t n = 0; n < j.node_gpus.size(); ++n)
+              t[n] = py::int_(j.node_gpus[n]);
+            return t;
+          },
           "with a placement policy: GPUs it holds on each node (snapshot.nodes entries); else ()")
       .def("believed_throughput", &PyJob::believed_throughput, py::arg("gpus"), py::arg("nodes") = py::none(),
            py::arg("gpu_type") = py::none(),
