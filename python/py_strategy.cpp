@@ -195,7 +195,7 @@ class PyStrategy final : public Strategy {
         j.gpu_type = s.pools[static_cast<std::size_t>(v.pool)].gpu_type;
         pool_used[static_cast<std::size_t>(v.pool)] += v.gpus;
       }
-      if (s.cluster != nullptr) j.node_gpus = s.cluster->node_gpus(j.id);
+      j.cluster = s.cluster;
       j.belief = v.belief;
       j.pools = s.pools;
       j.strategy = name_;
@@ -263,6 +263,20 @@ const Belief& PyJob::need_belief(const char* query) const {
                              "the config (e.g. \"beliefs\": \"history\") or default_beliefs= when registering it");
   }
   return *belief;
+}
+
+py::tuple PyJob::node_gpus() const {
+  if (cluster == nullptr) return py::tuple();
+  if (!active || !*active) {
+    throw std::runtime_error(
+        "job " + std::to_string(id) +
+        ".node_gpus: this view belongs to a decide() call that has returned (keep ids, not views)");
+  }
+  const std::vector<int> counts = cluster->node_gpus(id);
+  py::tuple t(counts.size());
+  for (std::size_t n = 0; n < counts.size(); ++n)
+    t[n] = py::int_(counts[n]);
+  return t;
 }
 
 namespace {
@@ -356,15 +370,8 @@ void bind_snapshot_types(py::module_& m) {
           "gpu_type",
           [](const PyJob& j) -> py::object { return j.pool < 0 ? py::object(py::none()) : py::str(j.gpu_type); },
           "the GPU type it runs on (str); None when it holds no GPUs or the cluster is untyped")
-      .def_property_readonly(
-          "node_gpus",
-          [](const PyJob& j) {
-            py::tuple t(j.node_gpus.size());
-            for (std::size_t n = 0; n < j.node_gpus.size(); ++n)
-              t[n] = py::int_(j.node_gpus[n]);
-            return t;
-          },
-          "with a placement policy: GPUs it holds on each node (snapshot.nodes entries); else ()")
+      .def_property_readonly("node_gpus", &PyJob::node_gpus,
+                             "with a placement policy: GPUs it holds on each node (snapshot.nodes entries); else ()")
       .def("believed_throughput", &PyJob::believed_throughput, py::arg("gpus"), py::arg("nodes") = py::none(),
            py::arg("gpu_type") = py::none(),
            "Believed samples per second on `gpus` GPUs of type `gpu_type` over `nodes` nodes (default: packed, "

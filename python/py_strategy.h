@@ -36,15 +36,17 @@ struct PyJob {
   double first_start_s = -1.0;
   int restarts = 0;
   int gpus_per_node = 1;
-  int pool = -1;               // typed clusters: the pool it holds GPUs in (index into snapshot.pools); -1: none
-  std::string gpu_type;        // that pool's GPU type; empty: none
-  std::vector<int> node_gpus;  // with a placement policy: GPUs it holds on each node; else empty
+  int pool = -1;         // typed clusters: the pool it holds GPUs in (index into snapshot.pools); -1: none
+  std::string gpu_type;  // that pool's GPU type; empty: none
+  const ClusterView* cluster = nullptr;  // with a placement policy (valid while `active`): node_gpus()
   const Belief* belief = nullptr;
   std::span<const PoolInfo> pools;     // the cluster's pools (valid while `active`)
   std::string strategy;                // for messages
   std::shared_ptr<const bool> active;  // true while the decide() that made this view runs
 
   [[nodiscard]] const Belief& need_belief(const char* query) const;
+  // GPUs it holds on each node with a placement policy (asked while the decide() runs), else ().
+  [[nodiscard]] py::tuple node_gpus() const;
   // The pool a belief query is about: gpu_type's (None: the job's own pool, or the only pool); -1 on an untyped
   // cluster. ValueError naming an unknown type and the cluster's types.
   [[nodiscard]] int query_pool(const py::object& type_arg, const char* query) const;
