@@ -7,6 +7,7 @@ import csv
 import importlib.util
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -249,7 +250,7 @@ JOB = r"job \d+ \(job-\d+\): "
 ])
 def test_invalid_typed_decisions_name_the_strategy_time_and_job(fresh_name, value, expected):
     msg = run_failing(fresh_name, once_three_wait(value), typed(workload=dict(typed()["workload"], jobs=8)))
-    assert any(__import__("re").search(expected, line) for line in msg.splitlines()), msg
+    assert any(re.search(expected, line) for line in msg.splitlines()), msg
 
 
 @pytest.mark.parametrize("cluster,value,expected", [
@@ -274,7 +275,7 @@ def test_invalid_untyped_decisions_name_the_strategy_time_and_job(fresh_name, cl
     config = untyped(**cluster)
     config["workload"] = dict(config["workload"], jobs=8)
     msg = run_failing(fresh_name, once_three_wait(value), config, gpu_types=False)
-    assert any(__import__("re").search(expected, line) for line in msg.splitlines()), msg
+    assert any(re.search(expected, line) for line in msg.splitlines()), msg
 
 
 def test_nodes_place_a_job_where_the_strategy_says(fresh_name):
