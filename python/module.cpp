@@ -193,6 +193,7 @@ py::list py_strategies() {
     d["params"] = i.params;
     d["gpu_types"] = i.gpu_types;
     d["needs_gpu_types"] = i.needs_gpu_types;
+    d["no_gpu_types_reason"] = i.no_gpu_types_reason;
     out.append(d);
   }
   return out;
@@ -262,7 +263,8 @@ PYBIND11_MODULE(_core, m) {
         py::arg("measurements"), py::arg("probes"), py::arg("protocol"), py::arg("name"), py::arg("model_size"),
         py::arg("gpus_per_node"), py::arg("work_samples"), py::arg("max_gpus"), py::arg("suggest_probe"));
   m.def("register_strategy", &register_python_strategy, py::arg("name"), py::arg("cls"), py::arg("params"),
-        py::arg("description"), py::arg("default_beliefs"));
+        py::arg("description"), py::arg("default_beliefs"), py::arg("gpu_types") = false,
+        py::arg("on_arrival") = false);
   m.attr("__version__") = RINGSCHED_VERSION;
   install_exit_hook();
 }

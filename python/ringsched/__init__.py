@@ -33,7 +33,7 @@ import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _core
-from ._core import InputError, Job, Snapshot
+from ._core import InputError, Job, Pool, Snapshot
 
 __version__ = _core.__version__
 
@@ -41,6 +41,7 @@ __all__ = [
     "InputError",
     "SimulationError",
     "Job",
+    "Pool",
     "Snapshot",
     "Strategy",
     "Result",
@@ -69,11 +70,18 @@ class Strategy:
     given to register_strategy's params=), and calls decide() at every arrival, completion and requested wake-up.
     """
 
-    def decide(self, snapshot: Snapshot) -> Union[None, Mapping[int, int], tuple]:
-        """Return {job_id: gpus} for the jobs whose GPU count changes (jobs not in it keep theirs; 0 stops a job),
-        or ({job_id: gpus}, wakeup_s) to be called again at time wakeup_s if nothing happens first, or None.
-        Each count must be 0 or within the job's min_gpus..max_gpus, and the total at most snapshot.total_gpus."""
+    def decide(self, snapshot: Snapshot) -> Union[None, Mapping[int, Any], tuple]:
+        """Return {job_id: value} for the jobs whose GPUs change (jobs not in it keep theirs; 0 stops a job), or
+        ({job_id: value}, wakeup_s) to be called again at time wakeup_s if nothing happens first, or None.
+        A value is gpus (an int), (gpu_type, gpus) on a cluster with GPU types, or {"gpus": n, "gpu_type": t,
+        "nodes": [GPUs per node]} ("gpu_type" and "nodes" optional; "nodes" only with a placement policy).
+        Each count must be 0 or within the job's min_gpus..max_gpus, and the totals at most each pool's GPUs."""
         raise NotImplementedError("a ringsched.Strategy subclass must implement decide(self, snapshot)")
+
+    def on_arrival(self, snapshot: Snapshot, job: Job) -> None:
+        """Optional: called once for each job, in arrival order, with the snapshot of the first decision that shows
+        it, just before that decide(snapshot) (so at its arrival time on event-driven configs, at the next round
+        on round-based ones). Its return value is ignored; decide() still decides."""
 
     def on_finish(self, job_id: int) -> None:
         """Called when a job finishes (drop per-job state here)."""
@@ -85,12 +93,15 @@ def register_strategy(
     params: Iterable[str] = (),
     description: str = "",
     default_beliefs: str = "none",
+    gpu_types: bool = False,
 ) -> None:
     """Register `cls` (a ringsched.Strategy subclass) as strategy `name` for configs run from this process.
 
     params: the parameter names a config may give it (each becomes a keyword argument of cls); default_beliefs: the
     belief source when a config names none ("none", "history", "oracle", ...; beliefs are what the believed_* methods
-    of a Job answer from). Registering a name again replaces the earlier Python class; built-in names and the
+    of a Job answer from); gpu_types=True: the class chooses a GPU type for the jobs it starts (decisions
+    (gpu_type, gpus)), so configs with cluster.pools may run it (without it they refuse it, as they refuse
+    untyped built-ins). Registering a name again replaces the earlier Python class; built-in names and the
     reserved name 'all' are refused (InputError), as are a name that is not a str and a cls that is not a subclass.
     """
     if not isinstance(name, str):
@@ -99,7 +110,12 @@ def register_strategy(
         raise InputError(f"register_strategy: cls must be a subclass of ringsched.Strategy, got {cls!r}")
     if isinstance(params, str):
         raise TypeError("register_strategy: params must be a list of names, not a string")
-    _core.register_strategy(name, cls, [str(p) for p in params], str(description), str(default_beliefs))
+    if not isinstance(gpu_types, bool):
+        raise InputError(f"register_strategy: gpu_types must be True or False, got {gpu_types!r}")
+    on_arrival = getattr(cls, "on_arrival", Strategy.on_arrival) is not Strategy.on_arrival
+    _core.register_strategy(
+        name, cls, [str(p) for p in params], str(description), str(default_beliefs), gpu_types, on_arrival
+    )
 
 
 def strategies() -> List[Dict[str, Any]]:

@@ -83,7 +83,10 @@ void check_nodes(const Snapshot& s, const Decision& d, const std::string& who) {
     if (sum != a.gpus) fail(who, "placed a job on other GPUs than it allocated (" + job + ")");
   }
   for (std::size_t n = 0; n < per_node.size(); ++n) {
-    if (per_node[n] > capacity[n]) fail(who, "placed more GPUs on a node than it has (node " + std::to_string(n) + ")");
+    if (per_node[n] > capacity[n]) {
+      fail(who, "placed " + std::to_string(per_node[n]) + " GPUs on node " + std::to_string(n) + ", which has " +
+                    std::to_string(capacity[n]));
+    }
   }
 }
 
