@@ -72,8 +72,8 @@ class TypedSrtfTwin final : public Strategy {
       }
       if (chosen < 0) continue;  // waits (0 GPUs)
       free[static_cast<std::size_t>(chosen)] -= e.need;
-      d.gpus[e.k] = e.need;
-      d.pools[e.k] = chosen;
+      d.jobs[e.k].gpus = e.need;
+      d.jobs[e.k].pool = chosen;
     }
     return d;
   }
