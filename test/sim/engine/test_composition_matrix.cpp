@@ -66,7 +66,7 @@ json matrix_cluster(bool pools, Place place) {
   return c;
 }
 
-json step_time_catalog() {
+json matrix_step_time_catalog() {
   const json eq5_fast = {{"kind", "eq5"}, {"t0", 0.0005}, {"t1", 0.004}, {"t2", 0.0005}, {"t3", 0.01}};
   const json eq5_slow = {{"kind", "eq5"}, {"t0", 0.001}, {"t1", 0.004}, {"t2", 0.0005}, {"t3", 0.02}};
   return {{"name", "matrix-steps"},
@@ -79,7 +79,7 @@ json step_time_catalog() {
                                     {"speed_by_type", {{"fast", eq5_fast}, {"slow", eq5_slow}}}}})}};
 }
 
-json goodput_catalog() {
+json matrix_goodput_catalog() {
   return {{"name", "matrix-goodput"},
           {"classes", json::array({{{"name", "tiny"},
                                     {"gpus", {{"max", 4}}},
@@ -99,7 +99,7 @@ json matrix_config(bool pools, Place place, bool goodput, bool rounds) {
   }
   json doc = {{"cluster", matrix_cluster(pools, place)},
               {"workload",
-               {{"catalog", goodput ? goodput_catalog() : step_time_catalog()},
+               {{"catalog", goodput ? matrix_goodput_catalog() : matrix_step_time_catalog()},
                 {"jobs", 6},
                 {"arrival", {{"process", "poisson"}}}}},
               {"levels", json::array({{{"name", "busy"}, {"load", goodput ? 4.0 : 0.8}}})},
@@ -111,7 +111,7 @@ json matrix_config(bool pools, Place place, bool goodput, bool rounds) {
 }
 
 // One run with the engine's invariants checked after every batch of events; returns the run.
-RunResult checked_run(const ExperimentConfig& c, int strategy, bool dense) {
+RunResult matrix_checked_run(const ExperimentConfig& c, int strategy, bool dense) {
   const StrategySpec& spec = c.strategies[static_cast<std::size_t>(strategy)];
   const json& params = spec.params;
   auto strat = find_strategy(spec.name, "matrix").make(JsonReader(params, "matrix"));
@@ -184,8 +184,8 @@ TEST_CASE(
           const ExperimentConfig c = parse_experiment(doc, "matrix.json", RINGSCHED_TEST_DIR);
           for (int k = 0; k < static_cast<int>(c.strategies.size()); ++k) {
             INFO("strategy " << c.strategies[static_cast<std::size_t>(k)].name);
-            const RunResult dense = checked_run(c, k, true);
-            const RunResult incremental = checked_run(c, k, false);
+            const RunResult dense = matrix_checked_run(c, k, true);
+            const RunResult incremental = matrix_checked_run(c, k, false);
             // Incremental strategies decide incrementally where the engine can (one untyped pool, no placement)
             // and densely elsewhere: either way the same run, bit for bit.
             test::require_same_run(dense, incremental);
