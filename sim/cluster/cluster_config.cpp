@@ -2,6 +2,7 @@
 #include "sim/cluster/cluster_config.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "sim/cluster/topology_config.h"
 
@@ -60,8 +61,16 @@ void parse_pools(const JsonReader& r, ClusterConfig& c) {
   for (const char* key : {"nodes", "gpus_per_node"}) {
     if (r.has(key)) r.at(key).fail("not with \"pools\" (each pool gives its own nodes and gpus_per_node)");
   }
-  if (r.has("topology")) {
-    r.at("topology").fail("not with \"pools\": give each pool its own \"topology\" (a job runs within one pool)");
+  // A cluster-wide topology of a generated form (two_level, fat_tree) gives each pool that form over its own nodes
+  // (a job runs within one pool, so only links inside a pool carry its ring); an explicit graph names its nodes, so
+  // it cannot be cut into pools.
+  std::optional<JsonReader> shared_topology = r.maybe("topology");
+  if (shared_topology && shared_topology->is_object() && shared_topology->has("kind") &&
+      shared_topology->at("kind").is_string() && shared_topology->at("kind").as_string() == "graph") {
+    shared_topology->at("kind").fail(
+        "an explicit graph names its nodes, so it cannot be shared by \"pools\": give each pool its own "
+        "\"topology\" (a job runs within one pool), or a two_level or fat_tree topology that each pool takes over "
+        "its own nodes");
   }
   const auto pools = r.at("pools");
   const std::vector<JsonReader> items = pools.elements();
@@ -81,6 +90,9 @@ void parse_pools(const JsonReader& r, ClusterConfig& c) {
     if (auto topo = p.maybe("topology")) {
       check_placed_nodes(p.at("nodes"), g.nodes, "a topology");
       g.topology = parse_topology(*topo, g.nodes, g.gpus_per_node);
+    } else if (shared_topology) {
+      check_placed_nodes(p.at("nodes"), g.nodes, "a topology");
+      g.topology = parse_topology(*shared_topology, g.nodes, g.gpus_per_node);
     }
     if (r.has("placement")) check_placed_nodes(p.at("nodes"), g.nodes, "a placement policy");
     gpus += static_cast<long>(g.nodes) * g.gpus_per_node;

@@ -48,8 +48,9 @@ struct ClusterConfig {
 
 // `r` is the config's `cluster` object: nodes (1..100000), gpus_per_node (1..1024), at most 1,000,000 GPUs, optional
 // topology and placement; or pools (1..64 of {gpu_type, nodes, gpus_per_node, optional topology of the pool's own
-// nodes}, distinct non-empty types) with an optional placement (each pool places on its own nodes; no cluster-wide
-// topology). Errors are InputError naming the file and JSON path.
+// nodes}, distinct non-empty types) with an optional placement (each pool places on its own nodes) and an optional
+// cluster-wide topology of a generated form (two_level, fat_tree) that each pool without its own takes over its own
+// nodes (an explicit graph is refused with pools). Errors are InputError naming the file and JSON path.
 ClusterConfig parse_cluster(const JsonReader& r);
 
 }  // namespace ringsched

@@ -2,8 +2,8 @@
 // {one pool (the untyped cluster), several pools} x {no placement, a placement policy, a cluster-wide topology, a
 // topology per pool} x {step-time classes, goodput classes} x {event-driven, rounds} x {dense, incremental decisions}
 // runs built-in strategies that choose GPU types (fifo, srtf, precompute, pollux) with the engine's invariants
-// checked, or is refused with a message that says why. The Python half (a Python strategy in every cell) is
-// python/tests/test_matrix.py; docs/design.md "The composition matrix" lists what is refused and why.
+// checked; what stays refused (an explicit graph shared by pools) says why. The Python half (a Python strategy in every
+// cell) is python/tests/test_matrix.py; docs/design.md "The composition matrix" lists what is refused and why.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -161,10 +161,9 @@ RunResult matrix_checked_run(const ExperimentConfig& c, int strategy, bool dense
 
 TEST_CASE(
     "sim::Composition: every combination of pools, placement, truth kind, scheduling and decision mode runs "
-    "with the invariants or is refused saying why",
+    "with the engine's invariants",
     "[sim][engine][composition][pools][goodput][property]") {
   int ran = 0;
-  int refused = 0;
   for (const bool pools : {false, true}) {
     for (const Place place : {Place::kNone, Place::kPolicy, Place::kClusterTopology, Place::kPoolTopology}) {
       for (const bool goodput : {false, true}) {
@@ -173,15 +172,12 @@ TEST_CASE(
           INFO((pools ? "pools" : "one pool")
                << ", " << place_name(place) << ", " << (goodput ? "goodput" : "step-time") << ", "
                << (rounds ? "rounds" : "event-driven"));
-          if (pools && place == Place::kClusterTopology) {
-            // Refused: a job never spans two pools, so links between pools carry no ring; each pool's own
-            // topology says everything a job's speed needs.
-            CHECK_THAT(test::error_of([&] { (void)parse_experiment(doc, "matrix.json", RINGSCHED_TEST_DIR); }),
-                       Catch::Contains("cluster.topology") && Catch::Contains("give each pool its own"));
-            ++refused;
-            continue;
-          }
           const ExperimentConfig c = parse_experiment(doc, "matrix.json", RINGSCHED_TEST_DIR);
+          if (pools && place == Place::kClusterTopology) {
+            // A cluster-wide topology of a generated form: each pool takes it over its own nodes.
+            for (const GpuPool& p : c.cluster.pools)
+              CHECK(p.topology != nullptr);
+          }
           for (int k = 0; k < static_cast<int>(c.strategies.size()); ++k) {
             INFO("strategy " << c.strategies[static_cast<std::size_t>(k)].name);
             const RunResult dense = matrix_checked_run(c, k, true);
@@ -195,6 +191,16 @@ TEST_CASE(
       }
     }
   }
-  CHECK(ran == 28 * 4 * 2);  // 32 cells less the 4 refused, 4 strategies, dense and incremental
-  CHECK(refused == 4);
+  CHECK(ran == 32 * 4 * 2);  // 32 cells, 4 strategies, dense and incremental
+}
+
+TEST_CASE("sim::Composition: what stays refused says why (an explicit graph shared by pools)",
+          "[sim][engine][composition][pools]") {
+  // An explicit graph names its nodes, so it cannot be cut into pools; a job spanning pools cannot be asked for at
+  // all (an assignment names one pool).
+  json doc = matrix_config(true, Place::kNone, false, false);
+  doc["cluster"]["topology"] = {{"kind", "graph"}};
+  CHECK_THAT(test::error_of([&] { (void)parse_experiment(doc, "matrix.json", RINGSCHED_TEST_DIR); }),
+             Catch::Contains("matrix.json: cluster.topology.kind: an explicit graph names its nodes") &&
+                 Catch::Contains("give each pool its own"));
 }

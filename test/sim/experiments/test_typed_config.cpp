@@ -88,8 +88,13 @@ TEST_CASE("sim::Experiment: a typed cluster refuses classes and strategies that 
   doc = typed_example();
   doc["cluster"]["placement"] = "spread";  // each pool places its jobs on its own nodes
   CHECK(typed_error(doc).empty());
-  doc["cluster"]["topology"] = {{"kind", "two_level"}};
-  CHECK_THAT(typed_error(doc), Contains("cfg.json: cluster.topology: not with \"pools\": give each pool its own"));
+  doc["cluster"]["topology"] = {{"kind", "two_level"},
+                                {"intra_node", {{"bandwidth_gb_s", 150}, {"latency_us", 1}}},
+                                {"inter_node", {{"bandwidth_gb_s", 12.5}, {"latency_us", 5}}}};
+  CHECK(typed_error(doc).empty());                   // each pool takes the form over its own nodes
+  doc["cluster"]["topology"] = {{"kind", "graph"}};  // an explicit graph names its nodes: not shared by pools
+  CHECK_THAT(typed_error(doc), Contains("cfg.json: cluster.topology.kind: an explicit graph names its nodes") &&
+                                   Contains("give each pool its own"));
   doc = typed_example();  // a pool's own topology, over its own nodes
   doc["cluster"]["pools"][0]["topology"] = {{"kind", "fat_tree"},
                                             {"nodes_per_leaf", 2},
