@@ -279,7 +279,7 @@ void IncrementalGreedy::lazy(Decision& d, const Snapshot& s) {
 }
 
 // Takes the job off the list and computes its first gain when its progress changed since.
-void IncrementalGreedy::examine(const Snapshot& s, int id) {
+[[gnu::always_inline]] inline void IncrementalGreedy::examine(const Snapshot& s, int id) {
   take_examined();
   Kept& k = kept_[static_cast<std::size_t>(id)];
   k.listed = false;
