@@ -255,6 +255,11 @@ class Exploratory final : public Strategy {
   ExploredViews explored_views_;
   std::vector<int> newly_explored_;
   std::vector<int> explored_finished_;
+  void set_held(Decision& d, int id, int gpus);
+  void retire_and_admit(const Snapshot& s);
+  void end_phases(Decision& d, const Snapshot& s);
+  void start_waiting(Decision& d, const Snapshot& s);
+  void explored_greedy(Decision& d, const Snapshot& s);
 };
 
 // On a typed cluster (Snapshot::pools) a job explores every GPU type: it runs phase_s at each width on each pool (in
@@ -379,14 +384,30 @@ Decision Exploratory::decide_typed(const Snapshot& s) {
 //    IncrementalGreedy keeps (their fitted beliefs are fixed when the job's belief is); jobs join it when their
 //    exploration ends and leave it when they finish.
 Decision Exploratory::decide_changes(const Snapshot& s) {
+  retire_and_admit(s);
+  Decision d;
+  end_phases(d, s);
+  start_waiting(d, s);
+  explored_greedy(d, s);
   const int n = static_cast<int>(widths_.size());
-  const double eps = 1e-9;
-  auto grow_to = [&](int id) {
-    const auto need = static_cast<std::size_t>(id) + 1;
-    if (inc_.size() < need) inc_.resize(need);
-    if (held_.size() < need) held_.resize(need, 0);
-    if (reserve_of_.size() < need) reserve_of_.resize(need, 0);
-  };
+  for (int id : explored_finished_)
+    inc_[static_cast<std::size_t>(id)] = ExploreState{};
+  for (int id : s.finished)
+    if (st(id).phase < n) inc_[static_cast<std::size_t>(id)] = ExploreState{};
+  if (!exploring_.empty()) d.wakeup_at = exploring_.begin()->first;
+  return d;
+}
+
+void Exploratory::set_held(Decision& d, int id, int gpus) {
+  int& h = held_[static_cast<std::size_t>(id)];
+  if (h == gpus) return;
+  h = gpus;
+  d.changes.push_back({id, gpus});
+}
+
+// Finished jobs leave their structure (the explored ones leave the greedy in explored_greedy); arrivals wait.
+void Exploratory::retire_and_admit(const Snapshot& s) {
+  const int n = static_cast<int>(widths_.size());
   explored_finished_.clear();
   for (int id : s.finished) {
     ExploreState& e = st(id);
@@ -401,10 +422,18 @@ Decision Exploratory::decide_changes(const Snapshot& s) {
     held_[static_cast<std::size_t>(id)] = 0;
   }
   for (int id : s.arrived) {
-    grow_to(id);
+    const auto need = static_cast<std::size_t>(id) + 1;
+    if (inc_.size() < need) inc_.resize(need);
+    if (held_.size() < need) held_.resize(need, 0);
+    if (reserve_of_.size() < need) reserve_of_.resize(need, 0);
     waiting_.insert(id);
   }
-  // 1. Phase ends, in id order.
+}
+
+// 1. Phase ends, in id order; a job that measured its last width joins the explored jobs.
+void Exploratory::end_phases(Decision& d, const Snapshot& s) {
+  const int n = static_cast<int>(widths_.size());
+  const double eps = 1e-9;
   std::vector<int> ending;
   for (auto it = exploring_.begin(); it != exploring_.end() && it->first <= s.now + eps; ++it)
     ending.push_back(it->second);
@@ -423,18 +452,14 @@ Decision Exploratory::decide_changes(const Snapshot& s) {
       exploring_.insert({e.phase_end, id});
     }
   }
-  Decision d;
-  auto set = [&](int id, int gpus) {
-    int& h = held_[static_cast<std::size_t>(id)];
-    if (h == gpus) return;
-    h = gpus;
-    d.changes.push_back({id, gpus});
-  };
   for (int id : ending) {
     const ExploreState& e = st(id);
-    if (e.phase < n) set(id, phase_width(*s.views->view(id).pub, e.phase));
+    if (e.phase < n) set_held(d, id, phase_width(*s.views->view(id).pub, e.phase));
   }
-  // 2. Waiting jobs start in arrival order when their reservation fits.
+}
+
+// 2. Waiting jobs start in arrival order when their reservation fits.
+void Exploratory::start_waiting(Decision& d, const Snapshot& s) {
   long started = 0;  // reservations of jobs started in this decision
   int free_now = s.total_gpus - s.gpus_in_use;
   std::vector<int> starting;
@@ -457,9 +482,12 @@ Decision Exploratory::decide_changes(const Snapshot& s) {
     exploring_.insert({e.phase_end, id});
     const JobPublic& p = *s.views->view(id).pub;
     add_reserve(id, reservation(p));
-    set(id, phase_width(p, 0));
+    set_held(d, id, phase_width(p, 0));
   }
-  // 3. The explored jobs: doubling with what the reservations leave.
+}
+
+// 3. The explored jobs: doubling with what the reservations leave.
+void Exploratory::explored_greedy(Decision& d, const Snapshot& s) {
   const long budget = s.total_gpus - reserved_;
   Snapshot sub;
   sub.now = s.now;
@@ -479,16 +507,10 @@ Decision Exploratory::decide_changes(const Snapshot& s) {
   std::sort(counts.begin(), counts.end());
   for (int id : newly_explored_) {
     const auto it = std::lower_bound(counts.begin(), counts.end(), std::make_pair(id, -1));
-    if (it == counts.end() || it->first != id) set(id, 0);
+    if (it == counts.end() || it->first != id) set_held(d, id, 0);
   }
   for (const auto& [id, w] : counts)
-    set(id, w);
-  for (int id : explored_finished_)
-    inc_[static_cast<std::size_t>(id)] = ExploreState{};
-  for (int id : s.finished)
-    if (st(id).phase < n) inc_[static_cast<std::size_t>(id)] = ExploreState{};
-  if (!exploring_.empty()) d.wakeup_at = exploring_.begin()->first;
-  return d;
+    set_held(d, id, w);
 }
 
 }  // namespace

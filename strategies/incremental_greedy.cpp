@@ -72,8 +72,10 @@ Decision IncrementalGreedy::decide(const Snapshot& s) {
     return d;
   }
   in_prefix_ = false;
-  // The lazy greedy pays for its bookkeeping only with many jobs; below that the plain greedy is cheaper.
-  constexpr std::size_t kLazyFrom = 256;
+  // The lazy greedy pays for its bookkeeping only with more than a few jobs (from 256 down to 16 (issue 35): on the
+  // Philly trace at load 0.95, where 16-255 jobs are often active, precompute took 4.2 s for 120k jobs with 256 and
+  // 2.8 s with 16, optimus 15 s and 5.7 s).
+  constexpr std::size_t kLazyFrom = 16;
   if (fragile_ == 0 && sum_needs_ < s.total_gpus && queue_.size() >= kLazyFrom) {
     lazy(d, s);
     return d;
@@ -205,153 +207,196 @@ void IncrementalGreedy::saturated(Decision& d, const Snapshot& s) {
 // budget - S, whatever order T was taken in. v starts a little above the previous decision's last gain taken (gains
 // fall slowly between decisions); when S is too large a higher v is tried, then none (the plain lazy greedy).
 void IncrementalGreedy::lazy(Decision& d, const Snapshot& s) {
-  auto time_at = [&](int id, int w, double remaining) {
-    for (const auto& [cw, f] : chains_[static_cast<std::size_t>(id)].speeds) {
-      if (cw != w) continue;
-      if (!(f > 0.0)) return std::numeric_limits<double>::infinity();
-      return remaining / f;
-    }
-    return believed_time(s.views->view(id), w, s.gpus_per_node);  // not reached: the chain holds every count asked
-  };
-  auto gain_at = [&](int id, int cur, double remaining, double& t_cur) {
-    const int nxt = next_count(cur, kept_[static_cast<std::size_t>(id)].max_gpus);
-    t_cur = time_at(id, cur, remaining);
-    return (t_cur - time_at(id, nxt, remaining)) / static_cast<double>(nxt - cur);
-  };
   int budget = s.total_gpus - static_cast<int>(sum_needs_);
-  // The exact gains waiting to be taken: those examined in descending order (they mostly come so: examined by their
-  // old bounds, which the gains keep) in a queue, every other (out of order, or a grown job's next gain) in a binary
-  // heap; the best of the two fronts is the heap the dense greedy would pop.
   heap_.clear();
   run_.clear();
-  std::size_t run_head = 0;
+  run_head_ = 0;
   examined_.clear();
-  auto best = [&]() -> const Gain* {
-    const bool in_run = run_head < run_.size();
-    if (heap_.empty()) return in_run ? &run_[run_head] : nullptr;
-    if (!in_run || run_[run_head] < heap_.front()) return &heap_.front();
-    return &run_[run_head];
-  };
-  auto push_heap = [&](const Gain& g) {
-    heap_.push_back(g);
-    std::push_heap(heap_.begin(), heap_.end());
-  };
-  auto offer_first = [&](int id) {  // an examined job's first token, at its minimum
-    const Gain g{kept_[static_cast<std::size_t>(id)].gain, id};
-    if (!(g.gain > 0.0)) return;
-    if (run_head == run_.size()) {
-      run_.clear();
-      run_head = 0;
-    }
-    if (run_.empty() || g < run_.back()) {
-      run_.push_back(g);
-    } else {
-      push_heap(g);
-    }
-  };
-  // Takes the job off the list and computes its first gain when its progress changed since.
-  auto examine = [&](int id) {
-    take_examined();
-    Kept& k = kept_[static_cast<std::size_t>(id)];
-    k.listed = false;
-    const double done = s.views->work_done(id);
-    if (k.work_done != done) {
-      double t_cur = 0.0;
-      k.gain = gain_at(id, ends_[static_cast<std::size_t>(id)].need, std::max(1.0, k.total - done), t_cur);
-      k.work_done = done;
-      // Remaining work only falls, so later gains are at most this one plus the rounding of the two times
-      // (relative 2^-53 each, on numbers at most t_cur).
-      k.bound = k.gain + 1e-15 * std::abs(t_cur) + 1e-300;
-    }
-    examined_.push_back(id);
-  };
   std::vector<int> grown;  // jobs grown this decision; their counts in count_ (0 = at the minimum)
   if (count_.size() < kept_.size()) count_.resize(kept_.size(), 0);
-  double last_taken = std::numeric_limits<double>::infinity();
-  Entry e;
-
-  // Phase 1: the tokens worth more than v, taken together when they fit.
+  last_taken_ = std::numeric_limits<double>::infinity();
   if (budget > 0 && cut_ > 0.0 && cut_ < std::numeric_limits<double>::infinity()) {
-    const double v = cut_ * 1.0625;
-    runs_.clear();
-    tokens_.clear();
-    while (next_examined(e) && e.first > v) {
-      const int id = e.second;
-      examine(id);
-      const Kept& k = kept_[static_cast<std::size_t>(id)];
-      if (!(k.gain > v)) continue;
-      // Its tokens while worth more than v: the first, then the next ones from the counts reached (the chain lists
-      // the counts from the minimum on, so the speed at the i-th count is its i-th entry), and the gain of the
-      // token after the last (NaN when it cannot grow further).
-      Run r{id, tokens_.size(), 0, std::numeric_limits<double>::quiet_NaN()};
-      const double remaining = std::max(1.0, k.total - k.work_done);
-      const auto& chain = chains_[static_cast<std::size_t>(id)].speeds;
-      int cur = ends_[static_cast<std::size_t>(id)].need;
-      double g = k.gain;
-      for (std::size_t i = 1;; ++i) {
-        const int nxt = next_count(cur, k.max_gpus);
-        tokens_.push_back({g, nxt - cur, nxt});
-        ++r.count;
-        cur = nxt;
-        const int after = next_count(cur, k.max_gpus);
-        if (after <= cur) break;
-        if (i + 1 < chain.size() && chain[i].first == cur && chain[i + 1].first == after) {
-          const double f_cur = chain[i].second;
-          const double f_nxt = chain[i + 1].second;
-          const double inf = std::numeric_limits<double>::infinity();
-          g = ((f_cur > 0.0 ? remaining / f_cur : inf) - (f_nxt > 0.0 ? remaining / f_nxt : inf)) /
-              static_cast<double>(after - cur);
-        } else {
-          double t_cur = 0.0;
-          g = gain_at(id, cur, remaining, t_cur);
-        }
-        if (!(g > v)) {
-          r.next = g;
-          break;
-        }
-      }
-      runs_.push_back(r);
-    }
-    // The lowest threshold among v, 1.25 v, 2 v and 4 v whose T fits the budget.
-    double chosen = 0.0;
-    for (const double mult : {1.0, 1.25, 2.0, 4.0}) {
-      const double vt = v * mult;
-      long size = 0;
-      for (const Run& r : runs_) {
-        for (std::size_t t = r.first; t < r.first + r.count && tokens_[t].gain > vt; ++t)
-          size += tokens_[t].size;
-      }
-      if (size <= budget) {
-        chosen = vt;
-        break;
-      }
-    }
-    for (const Run& r : runs_) {
-      std::size_t t = r.first;
-      if (chosen > 0.0) {
-        for (; t < r.first + r.count && tokens_[t].gain > chosen; ++t) {
-          budget -= tokens_[t].size;
-          last_taken = std::min(last_taken, tokens_[t].gain);
-        }
-      }
-      if (t == r.first) continue;  // no T token: its first token is offered below
-      count_[static_cast<std::size_t>(r.id)] = tokens_[t - 1].to;
-      grown.push_back(r.id);
-      // Its next token: the next of its run, or the one after the run (computed then), or none.
-      const double g = t < r.first + r.count ? tokens_[t].gain : r.next;
-      if (g > 0.0) push_heap({g, r.id});
-    }
-    // The first tokens of the jobs not grown, in examination order.
-    for (int id : examined_) {
-      if (count_[static_cast<std::size_t>(id)] == 0) offer_first(id);
-    }
+    budget = lazy_first_phase(s, budget, grown);
   }
+  lazy_second_phase(s, budget, grown);
+  cut_ = last_taken_;
+  relist(examined_);
+  lazy_changes(d, s, grown);
+}
 
-  // Phase 2: the greedy, exactly, from there.
+// The believed time of job `id` at `w` GPUs from its chain (which lists strictly increasing counts from its minimum
+// on: a unit-step chain holds count c at index c - min).
+[[gnu::always_inline]] inline double IncrementalGreedy::time_at(const Snapshot& s, int id, int w,
+                                                                double remaining) const {
+  const auto& speeds = chains_[static_cast<std::size_t>(id)].speeds;
+  std::size_t i = 0;
+  if (step_ == GrowStep::kUnit && !speeds.empty()) {
+    const auto guess = static_cast<std::size_t>(std::max(0, w - speeds.front().first));
+    if (guess < speeds.size() && speeds[guess].first == w) i = guess;
+  }
+  for (; i < speeds.size(); ++i) {
+    if (speeds[i].first != w) continue;
+    const double f = speeds[i].second;
+    if (!(f > 0.0)) return std::numeric_limits<double>::infinity();
+    return remaining / f;
+  }
+  return believed_time(s.views->view(id), w, s.gpus_per_node);  // not reached: the chain holds every count asked
+}
+
+[[gnu::always_inline]] inline double IncrementalGreedy::gain_at(const Snapshot& s, int id, int cur, double remaining,
+                                                                double& t_cur) const {
+  const int nxt = next_count(cur, kept_[static_cast<std::size_t>(id)].max_gpus);
+  t_cur = time_at(s, id, cur, remaining);
+  return (t_cur - time_at(s, id, nxt, remaining)) / static_cast<double>(nxt - cur);
+}
+
+// The exact gains waiting to be taken: those examined in descending order (they mostly come so: examined by their old
+// bounds, which the gains keep) in a queue (run_), every other (out of order, or a grown job's next gain) in a binary
+// heap; the best of the two fronts is the heap the dense greedy would pop.
+[[gnu::always_inline]] inline const IncrementalGreedy::Gain* IncrementalGreedy::best() const {
+  const bool in_run = run_head_ < run_.size();
+  if (heap_.empty()) return in_run ? &run_[run_head_] : nullptr;
+  if (!in_run || run_[run_head_] < heap_.front()) return &heap_.front();
+  return &run_[run_head_];
+}
+
+[[gnu::always_inline]] inline void IncrementalGreedy::push_gain(const Gain& g) {
+  heap_.push_back(g);
+  std::push_heap(heap_.begin(), heap_.end());
+}
+
+[[gnu::always_inline]] inline void IncrementalGreedy::offer_first(
+    int id) {  // an examined job's first token, at its minimum
+  const Gain g{kept_[static_cast<std::size_t>(id)].gain, id};
+  if (!(g.gain > 0.0)) return;
+  if (run_head_ == run_.size()) {
+    run_.clear();
+    run_head_ = 0;
+  }
+  if (run_.empty() || g < run_.back()) {
+    run_.push_back(g);
+  } else {
+    push_gain(g);
+  }
+}
+
+// Takes the job off the list and computes its first gain when its progress changed since.
+[[gnu::always_inline]] inline void IncrementalGreedy::examine(const Snapshot& s, int id) {
+  take_examined();
+  Kept& k = kept_[static_cast<std::size_t>(id)];
+  k.listed = false;
+  const double done = s.views->work_done(id);
+  if (k.work_done != done) {
+    double t_cur = 0.0;
+    k.gain = gain_at(s, id, ends_[static_cast<std::size_t>(id)].need, std::max(1.0, k.total - done), t_cur);
+    k.work_done = done;
+    // Remaining work only falls, so later gains are at most this one plus the rounding of the two times (relative
+    // 2^-53 each, on numbers at most t_cur).
+    k.bound = k.gain + 1e-15 * std::abs(t_cur) + 1e-300;
+  }
+  examined_.push_back(id);
+}
+
+// An examined job's tokens while worth more than v: the first, then the next ones from the counts reached (the chain
+// lists the counts from the minimum on, so the speed at the i-th count is its i-th entry), kept as the runs above
+// each candidate threshold (the thresholds increase, so a token that ends the run above one ends those above it).
+void IncrementalGreedy::collect_tokens(const Snapshot& s, int id, double v) {
+  static constexpr double kMult[kThresholds] = {1.0, 1.25, 2.0, 4.0};
+  const Kept& k = kept_[static_cast<std::size_t>(id)];
+  const double inf = std::numeric_limits<double>::infinity();
+  Run& r = runs_.emplace_back();
+  r.id = id;
+  int open = kThresholds;  // thresholds whose run is still open: 0 .. open - 1
+  const double remaining = std::max(1.0, k.total - k.work_done);
+  const auto& chain = chains_[static_cast<std::size_t>(id)].speeds;
+  int cur = ends_[static_cast<std::size_t>(id)].need;
+  double g = k.gain;
+  auto time_of = [&](std::size_t i) { return chain[i].second > 0.0 ? remaining / chain[i].second : inf; };
+  double t_next = -1.0;  // the time at chain[i] when computed by the previous step (the same expression), else < 0
+  double vt[kThresholds];
+  for (int t = 0; t < kThresholds; ++t)
+    vt[t] = v * kMult[t];
+  int size = 0;  // the tokens so far: GPUs added, count reached, lowest gain
+  int to = cur;
+  double low = inf;
+  auto close = [&](int t, double after_run) {
+    r.size[t] = size;
+    r.to[t] = to;
+    r.low[t] = low;
+    r.next[t] = after_run;
+  };
+  for (std::size_t i = 1;; ++i) {
+    const int nxt = next_count(cur, k.max_gpus);
+    for (; open > 1 && !(g > vt[open - 1]); --open)
+      close(open - 1, g);
+    size += nxt - cur;
+    to = nxt;
+    low = std::min(low, g);
+    cur = nxt;
+    const int after = next_count(cur, k.max_gpus);
+    if (after <= cur) {
+      g = std::numeric_limits<double>::quiet_NaN();
+      break;
+    }
+    if (i + 1 < chain.size() && chain[i].first == cur && chain[i + 1].first == after) {
+      const double t_cur = t_next >= 0.0 ? t_next : time_of(i);
+      t_next = time_of(i + 1);
+      g = (t_cur - t_next) / static_cast<double>(after - cur);
+    } else {
+      t_next = -1.0;
+      double t_cur = 0.0;
+      g = gain_at(s, id, cur, remaining, t_cur);
+    }
+    if (!(g > v)) break;
+  }
+  for (int t = 0; t < open; ++t)
+    close(t, g);
+}
+
+// The lowest threshold (index into kThresholds) whose runs fit the budget together, or -1.
+int IncrementalGreedy::choose_threshold(int budget) const {
+  for (int t = 0; t < kThresholds; ++t) {
+    long size = 0;
+    for (const Run& r : runs_)
+      size += r.size[t];
+    if (size <= budget) return t;
+  }
+  return -1;
+}
+
+// Phase 1: the tokens worth more than v, taken together when they fit. Returns the budget left.
+int IncrementalGreedy::lazy_first_phase(const Snapshot& s, int budget, std::vector<int>& grown) {
+  const double v = cut_ * 1.0625;
+  runs_.clear();
+  Entry e;
+  while (next_examined(e) && e.first > v) {
+    examine(s, e.second);
+    if (kept_[static_cast<std::size_t>(e.second)].gain > v) collect_tokens(s, e.second, v);
+  }
+  const int chosen = choose_threshold(budget);
+  for (const Run& r : runs_) {
+    if (chosen < 0 || r.size[chosen] == 0) continue;  // no token taken: its first token is offered below
+    budget -= r.size[chosen];
+    last_taken_ = std::min(last_taken_, r.low[chosen]);
+    count_[static_cast<std::size_t>(r.id)] = r.to[chosen];
+    grown.push_back(r.id);
+    // Its next token: the one after its run (the next of the tokens above v, or the one after them), or none.
+    if (r.next[chosen] > 0.0) push_gain({r.next[chosen], r.id});
+  }
+  // The first tokens of the jobs not grown, in examination order.
+  for (int id : examined_) {
+    if (count_[static_cast<std::size_t>(id)] == 0) offer_first(id);
+  }
+  return budget;
+}
+
+// Phase 2: the greedy, exactly, from there.
+void IncrementalGreedy::lazy_second_phase(const Snapshot& s, int budget, std::vector<int>& grown) {
+  Entry e;
   while (budget > 0) {
     // Take the exact gain on top only when it beats every bound: any job whose bound reaches it is computed first.
     for (const Gain* b = best(); next_examined(e) && (b == nullptr || e.first >= b->gain); b = best()) {
-      examine(e.second);
+      examine(s, e.second);
       offer_first(e.second);
     }
     const Gain* b = best();
@@ -361,7 +406,7 @@ void IncrementalGreedy::lazy(Decision& d, const Snapshot& s) {
       std::pop_heap(heap_.begin(), heap_.end());
       heap_.pop_back();
     } else {
-      ++run_head;
+      ++run_head_;
     }
     const Kept& k = kept_[static_cast<std::size_t>(top.id)];
     int& w = count_[static_cast<std::size_t>(top.id)];
@@ -371,16 +416,13 @@ void IncrementalGreedy::lazy(Decision& d, const Snapshot& s) {
     if (w == 0) grown.push_back(top.id);
     w = nxt;
     budget -= nxt - cur;
-    last_taken = top.gain;
+    last_taken_ = top.gain;
     if (next_count(nxt, k.max_gpus) > nxt) {
       double t_cur = 0.0;
-      const double g = gain_at(top.id, nxt, std::max(1.0, k.total - k.work_done), t_cur);
-      if (g > 0.0) push_heap({g, top.id});
+      const double g = gain_at(s, top.id, nxt, std::max(1.0, k.total - k.work_done), t_cur);
+      if (g > 0.0) push_gain({g, top.id});
     }
   }
-  cut_ = last_taken;
-  relist(examined_);
-  lazy_changes(d, s, grown);
 }
 
 bool IncrementalGreedy::next_examined(Entry& e) {

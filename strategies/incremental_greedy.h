@@ -79,6 +79,17 @@ class IncrementalGreedy {
   };
   // The next job to examine (its entry is live), or false when none is left.
   [[nodiscard]] bool next_examined(Entry& e);
+  // The lazy greedy's parts (incremental_greedy.cpp, at lazy).
+  [[nodiscard]] double time_at(const Snapshot& s, int id, int w, double remaining) const;
+  [[nodiscard]] double gain_at(const Snapshot& s, int id, int cur, double remaining, double& t_cur) const;
+  [[nodiscard]] const Gain* best() const;
+  void push_gain(const Gain& g);
+  void offer_first(int id);
+  void examine(const Snapshot& s, int id);
+  void collect_tokens(const Snapshot& s, int id, double v);
+  [[nodiscard]] int choose_threshold(int budget) const;
+  int lazy_first_phase(const Snapshot& s, int budget, std::vector<int>& grown);
+  void lazy_second_phase(const Snapshot& s, int budget, std::vector<int>& grown);
   void take_examined();
   // Puts the jobs examined in this decision back with their new bounds (order_ stays sorted).
   void relist(std::vector<int>& examined);
@@ -107,21 +118,21 @@ class IncrementalGreedy {
   std::size_t fresh_head_ = 0;
   std::vector<Gain> heap_;  // the lazy greedy's exact gains: a binary heap and a descending queue (reused)
   std::vector<Gain> run_;
-  // The lazy greedy's first phase: the tokens (growth steps) of the examined jobs worth more than its threshold.
-  struct Token {
-    double gain;
-    int size;  // GPUs it adds
-    int to;    // the count it reaches
-  };
+  std::size_t run_head_ = 0;  // run_'s front
+  // The lazy greedy's first phase: for each examined job worth more than its threshold v, the longest run of its
+  // first tokens (growth steps) worth more than each candidate threshold v, 1.25 v, 2 v, 4 v (kThresholds): the
+  // GPUs the run adds, the count it reaches, its lowest gain and the gain of the token after it (NaN: none).
+  static constexpr int kThresholds = 4;
   struct Run {
-    int id;
-    std::size_t first;  // its tokens in tokens_
-    std::size_t count;
-    double next;  // the gain of the token after its run (NaN: none)
+    int id = 0;
+    int size[kThresholds] = {};  // 0: no token above that threshold
+    int to[kThresholds] = {};
+    double low[kThresholds] = {};
+    double next[kThresholds] = {};
   };
-  std::vector<Token> tokens_;
   std::vector<Run> runs_;
   double cut_ = 0.0;             // the last gain the previous lazy decision took (+inf: none)
+  double last_taken_ = 0.0;      // the last gain this lazy decision took (+inf: none yet)
   std::vector<int> examined_;    // jobs taken out of order_ or fresh_ in this decision
   std::vector<Entry> relisted_;  // their new entries
   bool lazy_last_ = false;       // the last decision ran the lazy greedy

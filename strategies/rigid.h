@@ -154,6 +154,7 @@ std::vector<int> merge_fill(const std::vector<int>& run, const std::map<int, std
   for (const auto& [size, keys] : by_size)
     cursors.push_back({size, keys.begin(), keys.end()});  // by increasing size
   std::vector<int> served;
+  served.reserve(run.size() + 16);  // mostly the holders again: one allocation, not a doubling series
   std::size_t r = 0;
   Cursor* best = nullptr;
   bool stale = true;
