@@ -6,7 +6,7 @@
 #include <numeric>
 #include <vector>
 
-#include "strategies/allocation.h"
+#include "strategies/common/allocation.h"
 #include "strategies/optimal_allocation.h"
 
 using namespace ringsched;

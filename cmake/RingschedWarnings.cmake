@@ -23,8 +23,13 @@ endfunction()
 
 # A library made of every .cpp in the calling folder (one header + one source per concept).
 function(ringsched_folder_library name)
-  cmake_parse_arguments(ARG "" "" "EXCLUDE;PUBLIC_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "EXCLUDE;PUBLIC_LIBS;SUBDIRS" ${ARGN})
   file(GLOB srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  # Rooms inside the folder (e.g. strategies/gavel/): the same library, each room its own folder.
+  foreach(sub IN LISTS ARG_SUBDIRS)
+    file(GLOB sub_srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${sub}/*.cpp)
+    list(APPEND srcs ${sub_srcs})
+  endforeach()
   foreach(ex IN LISTS ARG_EXCLUDE)
     list(REMOVE_ITEM srcs ${CMAKE_CURRENT_SOURCE_DIR}/${ex})
   endforeach()

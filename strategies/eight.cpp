@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "strategies/registry.h"
-#include "strategies/rigid.h"
+#include "strategies/common/rigid.h"
 
 namespace ringsched {
 namespace {

@@ -11,8 +11,8 @@
 #include <utility>
 
 #include "models/fit.h"
-#include "strategies/allocation.h"
-#include "strategies/incremental_greedy.h"
+#include "strategies/common/allocation.h"
+#include "strategies/common/incremental_greedy.h"
 #include "strategies/registry.h"
 
 namespace ringsched {

@@ -2,7 +2,7 @@
 // it asked for (its trace request; jobs without one get `gpus`), in arrival order, never resized or preempted; on a
 // typed cluster, on the pool its belief says is fastest among those with room.
 #include "strategies/registry.h"
-#include "strategies/rigid.h"
+#include "strategies/common/rigid.h"
 
 namespace ringsched {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "strategies/allocation.h"
+#include "strategies/common/allocation.h"
 
 namespace ringsched {
 

@@ -6,8 +6,8 @@
 #include <map>
 #include <numeric>
 
-#include "strategies/allocation.h"
-#include "strategies/incremental_greedy.h"
+#include "strategies/common/allocation.h"
+#include "strategies/common/incremental_greedy.h"
 #include "strategies/registry.h"
 
 namespace ringsched {

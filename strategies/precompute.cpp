@@ -4,8 +4,8 @@
 // Incremental (decide_changes): the same decisions kept by IncrementalGreedy.
 #include <numeric>
 
-#include "strategies/allocation.h"
-#include "strategies/incremental_greedy.h"
+#include "strategies/common/allocation.h"
+#include "strategies/common/incremental_greedy.h"
 #include "strategies/registry.h"
 
 namespace ringsched {

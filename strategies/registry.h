@@ -49,8 +49,8 @@ StrategyInfo optimal_strategy_info();   // strategies/optimal.cpp (issue 6)
 StrategyInfo srtf_strategy_info();      // strategies/srtf.cpp
 StrategyInfo tiresias_strategy_info();  // strategies/tiresias.cpp
 StrategyInfo afs_strategy_info();       // strategies/afs.cpp
-StrategyInfo pollux_strategy_info();    // strategies/pollux.cpp
-// Gavel's policies on its round mechanism (strategies/gavel.cpp).
+StrategyInfo pollux_strategy_info();    // strategies/pollux/pollux.cpp
+// Gavel's policies on its round mechanism (strategies/gavel/gavel.cpp).
 StrategyInfo gavel_fifo_strategy_info();
 StrategyInfo gavel_fifo_perf_strategy_info();
 StrategyInfo max_min_fairness_strategy_info();

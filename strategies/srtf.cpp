@@ -14,9 +14,9 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "strategies/allocation.h"
+#include "strategies/common/allocation.h"
 #include "strategies/registry.h"
-#include "strategies/rigid.h"
+#include "strategies/common/rigid.h"
 
 namespace ringsched {
 namespace {

@@ -18,7 +18,7 @@
 
 #include "models/input_error.h"
 #include "strategies/registry.h"
-#include "strategies/rigid.h"
+#include "strategies/common/rigid.h"
 
 namespace ringsched {
 namespace {

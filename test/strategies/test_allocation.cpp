@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "models/step_time_model.h"
-#include "strategies/allocation.h"
+#include "strategies/common/allocation.h"
 #include "strategies/registry.h"
 #include "test/strategies/scene.h"
 

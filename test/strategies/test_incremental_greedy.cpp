@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "strategies/allocation.h"
-#include "strategies/incremental_greedy.h"
+#include "strategies/common/allocation.h"
+#include "strategies/common/incremental_greedy.h"
 
 using namespace ringsched;
 

@@ -14,7 +14,7 @@
 #include "scene.h"
 #include "sim/cluster/placement.h"
 #include "sim/engine/optimality_gap.h"
-#include "strategies/allocation.h"
+#include "strategies/common/allocation.h"
 #include "strategies/optimal_allocation.h"
 
 using namespace ringsched;

@@ -1,4 +1,4 @@
-// test/strategies/test_pollux_problem.cpp — Pollux's allocation problem (strategies/pollux_problem.h): the fitness by
+// test/strategies/test_pollux_problem.cpp — Pollux's allocation problem (strategies/pollux/pollux_problem.h): the fitness by
 // hand, the limits, and the local search against exhaustive search on instances small enough to enumerate (crafted
 // ones it must solve exactly, random ones where its measured quality is guarded).
 #include <catch2/catch.hpp>
@@ -9,7 +9,7 @@
 #include <functional>
 #include <vector>
 
-#include "strategies/pollux_problem.h"
+#include "strategies/pollux/pollux_problem.h"
 #include "test/sanitized.h"
 
 using namespace ringsched;

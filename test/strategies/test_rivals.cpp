@@ -6,7 +6,7 @@
 
 #include "scene.h"
 #include "sim/engine/engine.h"
-#include "strategies/allocation.h"
+#include "strategies/common/allocation.h"
 #include "test/sim/cli_util.h"
 #include "test/sim/linear_catalog.h"
 #include "workloads/json_reader.h"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sim/engine/engine.h"
-#include "strategies/allocation.h"
+#include "strategies/common/allocation.h"
 #include "strategies/registry.h"
 #include "workloads/json_reader.h"
 #include "workloads/workload.h"

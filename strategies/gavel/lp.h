@@ -1,4 +1,4 @@
-// models/lp.h — linear programs for the scheduling policies that solve one (Gavel's), solved by COIN-OR CLP
+// strategies/gavel/lp.h — linear programs for the scheduling policies that solve one (Gavel's), solved by COIN-OR CLP
 // (Debian's coinor-libclp-dev; dual simplex). No hand-written simplex: this file only states the program and reads
 // the answer back, and no CLP exception or output reaches the caller.
 #pragma once

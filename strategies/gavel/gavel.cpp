@@ -1,5 +1,5 @@
-// strategies/gavel.cpp — Gavel's (OSDI'20) round-based mechanism with its policies: `gavel_fifo`, `gavel_fifo_perf`,
-// `max_min_fairness` (LAS), `max_min_fairness_perf` (Gavel's heterogeneity-aware LAS) and
+// strategies/gavel/gavel.cpp — Gavel's (OSDI'20) round-based mechanism with its policies: `gavel_fifo`,
+// `gavel_fifo_perf`, `max_min_fairness` (LAS), `max_min_fairness_perf` (Gavel's heterogeneity-aware LAS) and
 // `finish_time_fairness_perf` and `min_total_duration_perf`. Run with
 // scheduler.interval_s = the round (360 s) on a cluster with GPU pools; configs label them with Gavel's names. Each
 // rule with its source in Gavel's scheduler/scheduler.py: docs/fidelity.md "Gavel".
@@ -11,7 +11,7 @@
 
 #include <boost/random/uniform_int_distribution.hpp>
 
-#include "strategies/gavel_allocation.h"
+#include "strategies/gavel/gavel_allocation.h"
 #include "strategies/registry.h"
 #include "workloads/rng.h"
 
@@ -278,6 +278,10 @@ class GavelRound final : public Strategy {
     double priority, deficit, alloc;
   };
   Decision schedule(const Snapshot& s);
+  // The order in which the types' queues are served: config order (perf policies) or shuffled.
+  std::vector<std::size_t> type_order(std::size_t types);
+  // Every job's keys on every type (keys_, eligible_, sf_, runs_, ids_), read from its state in one pass.
+  void read_keys(const Snapshot& s);
 
   // A solver failure: the round and the jobs in the program, for the user to reproduce it.
   [[noreturn]] void unsolved(const Snapshot& s, const std::string& status) const {
@@ -323,8 +327,7 @@ class GavelRound final : public Strategy {
 // nothing. Jobs that could take nothing on a type whatever is left (no throughput there; under FIFO no priority) are
 // left out of its queue; those whose three keys are all 0 (no allocation there, no deficit: most of them) need no
 // sorting: they come in snapshot order after every job ahead of (0, 0, 0) and before the rest, which a heap orders.
-Decision GavelRound::schedule(const Snapshot& s) {
-  const std::size_t n = s.pools.size();
+std::vector<std::size_t> GavelRound::type_order(std::size_t n) {
   std::vector<std::size_t> order(n);
   for (std::size_t k = 0; k < n; ++k)
     order[k] = k;
@@ -334,16 +337,11 @@ Decision GavelRound::schedule(const Snapshot& s) {
       std::swap(order[k - 1], order[pick(shuffle_)]);
     }
   }
-  std::vector<int> left = pool_gpus(s);
-  // x after y in the queue: the heap's order, so that its top is the queue's head.
-  const auto after = [](const Entry& x, const Entry& y) {
-    if (x.priority != y.priority) return x.priority < y.priority;
-    if (x.deficit != y.deficit) return x.deficit < y.deficit;
-    if (x.alloc != y.alloc) return x.alloc < y.alloc;
-    return x.job > y.job;
-  };
-  const Entry zero{0, 0.0, 0.0, 0.0};  // the keys of every job in zeros_ (no job in the heap has all three)
-  // Every job's keys on every type, read from its state in one pass (the types' queues then read them in order).
+  return order;
+}
+
+void GavelRound::read_keys(const Snapshot& s) {
+  const std::size_t n = s.pools.size();
   keys_.resize(s.jobs.size() * n);
   eligible_.assign(s.jobs.size() * n, 0);
   sf_.resize(s.jobs.size());
@@ -365,6 +363,21 @@ Decision GavelRound::schedule(const Snapshot& s) {
       eligible_[i * n + k] = 1;
     }
   }
+}
+
+Decision GavelRound::schedule(const Snapshot& s) {
+  const std::size_t n = s.pools.size();
+  const std::vector<std::size_t> order = type_order(n);
+  std::vector<int> left = pool_gpus(s);
+  // x after y in the queue: the heap's order, so that its top is the queue's head.
+  const auto after = [](const Entry& x, const Entry& y) {
+    if (x.priority != y.priority) return x.priority < y.priority;
+    if (x.deficit != y.deficit) return x.deficit < y.deficit;
+    if (x.alloc != y.alloc) return x.alloc < y.alloc;
+    return x.job > y.job;
+  };
+  const Entry zero{0, 0.0, 0.0, 0.0};  // the keys of every job in zeros_ (no job in the heap has all three)
+  read_keys(s);
   Decision d = empty_decision(s);
   std::vector<char> taken(s.jobs.size(), 0);
   std::vector<Entry>& heap = queue_;

@@ -1,11 +1,11 @@
-// test/models/test_lp.cpp — the LP wrapper over CLP: small programs solved by hand, infeasible and unbounded ones,
+// test/strategies/test_lp.cpp — the LP wrapper over CLP: small programs solved by hand, infeasible and unbounded ones,
 // and bad input.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <stdexcept>
 
-#include "models/lp.h"
+#include "strategies/gavel/lp.h"
 
 using namespace ringsched::models;
 

@@ -1,5 +1,5 @@
-// models/lp.cpp — a LinearProgram handed to CLP's dual simplex.
-#include "models/lp.h"
+// strategies/gavel/lp.cpp — a LinearProgram handed to CLP's dual simplex.
+#include "strategies/gavel/lp.h"
 
 #include <cmath>
 #include <stdexcept>

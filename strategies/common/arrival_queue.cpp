@@ -1,6 +1,6 @@
-// strategies/arrival_queue.cpp — first fit in arrival order over jobs grouped by need: a merge of the groups that
+// strategies/common/arrival_queue.cpp — first fit in arrival order over jobs grouped by need: a merge of the groups that
 // still fit the budget, one cursor per group; lists with lazy removal (a head index and periodic compaction).
-#include "strategies/arrival_queue.h"
+#include "strategies/common/arrival_queue.h"
 
 #include <algorithm>
 #include <stdexcept>

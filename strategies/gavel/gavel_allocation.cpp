@@ -1,5 +1,5 @@
-// strategies/gavel_allocation.cpp — Gavel's max-min fairness programs, stated for CLP.
-#include "strategies/gavel_allocation.h"
+// strategies/gavel/gavel_allocation.cpp — Gavel's max-min fairness programs, stated for CLP.
+#include "strategies/gavel/gavel_allocation.h"
 
 #include <algorithm>
 #include <iterator>
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "models/lp.h"
+#include "strategies/gavel/lp.h"
 
 namespace ringsched {
 namespace {

@@ -1,4 +1,4 @@
-// strategies/incremental_greedy.h — the greedy allocations of allocation.h (doubling, unit step) kept incrementally
+// strategies/common/incremental_greedy.h — the greedy allocations of allocation.h (doubling, unit step) kept incrementally
 // for Strategy::decide_changes (precompute, optimus): the same counts at O(arrivals + completions) per decision when
 // GPUs are plentiful, and over the served jobs alone otherwise.
 #pragma once
@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "strategies/allocation.h"
-#include "strategies/arrival_queue.h"
+#include "strategies/common/allocation.h"
+#include "strategies/common/arrival_queue.h"
 #include "strategies/strategy.h"
 
 namespace ringsched {

@@ -1,6 +1,6 @@
-// strategies/pollux_problem.h — the allocation problem Pollux (OSDI'21) solves every round, as its artifact defines
-// it (pollux.py Problem), and ringsched's optimiser for it. A state gives each job a number of GPUs on each node.
-// Fitness (maximised): the power mean with p = -1 of each job's scaled speedup + 1e-3, where the speedup is the
+// strategies/pollux/pollux_problem.h — the allocation problem Pollux (OSDI'21) solves every round, as its artifact
+// defines it (pollux.py Problem), and ringsched's optimiser for it. A state gives each job a number of GPUs on each
+// node. Fitness (maximised): the power mean with p = -1 of each job's scaled speedup + 1e-3, where the speedup is the
 // job's goodput on (its nodes, its GPUs) relative to its goodput at a fair share, scaled by (1 / cluster GPUs) x
 // nodes, and multiplied by max(age - 30 restarts, 0) / (age + 30) when the job's GPUs change (a restart). Limits: a
 // node's GPUs, each job's min and max GPUs and at most 16 nodes, at most one job spanning several nodes on any node.

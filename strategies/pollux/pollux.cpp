@@ -1,8 +1,8 @@
-// strategies/pollux.cpp — `pollux`: Pollux (Qiao et al., OSDI'21), the goodput-maximising scheduler with batch-size
-// adaptation, as its artifact's simulator runs it (pollux.py): every round each job's speedup comes from the goodput
-// model its AdaptDL agent fitted to its own measurements (`agent` beliefs), relative to its goodput at a fair share;
-// the allocation maximises the p = -1 power mean of the scaled speedups with a restart penalty
-// (strategies/pollux_problem.h), and jobs adapt their batch to what they get (Strategy::adapts_batch). A job may
+// strategies/pollux/pollux.cpp — `pollux`: Pollux (Qiao et al., OSDI'21), the goodput-maximising scheduler with
+// batch-size adaptation, as its artifact's simulator runs it (pollux.py): every round each job's speedup comes from the
+// goodput model its AdaptDL agent fitted to its own measurements (`agent` beliefs), relative to its goodput at a fair
+// share; the allocation maximises the p = -1 power mean of the scaled speedups with a restart penalty
+// (strategies/pollux/pollux_problem.h), and jobs adapt their batch to what they get (Strategy::adapts_batch). A job may
 // grow to at most twice the GPUs it has measured itself on (and 64, and its largest batch / smallest per-GPU batch).
 // Needs a placement policy in the cluster config (it places jobs on nodes itself). On GPU pools: decide_typed (for
 // goodput-model jobs with tables per GPU type, each type's goodput from the fit the job's agent made on that type).
@@ -13,7 +13,7 @@
 #include <stdexcept>
 
 #include "models/goodput.h"
-#include "strategies/pollux_problem.h"
+#include "strategies/pollux/pollux_problem.h"
 #include "strategies/registry.h"
 
 namespace ringsched {

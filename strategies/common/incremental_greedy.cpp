@@ -1,11 +1,11 @@
-// strategies/incremental_greedy.cpp — end points, the plentiful-GPU shortcut and the served-set greedy.
-#include "strategies/incremental_greedy.h"
+// strategies/common/incremental_greedy.cpp — end points, the plentiful-GPU shortcut and the served-set greedy.
+#include "strategies/common/incremental_greedy.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "strategies/allocation.h"
+#include "strategies/common/allocation.h"
 
 namespace ringsched {
 

@@ -1,4 +1,4 @@
-// strategies/allocation.h — allocation heuristics shared by strategies: the Eq. 6 doubling heuristic and the
+// strategies/common/allocation.h — allocation heuristics shared by strategies: the Eq. 6 doubling heuristic and the
 // unit-step greedy (Optimus), both on believed remaining time Q/f(w), on one GPU type or on a cluster's pools.
 #pragma once
 

@@ -1,6 +1,6 @@
-// strategies/allocation.cpp — doubling and unit-step greedy allocation with a binary heap of gains, over snapshot
+// strategies/common/allocation.cpp — doubling and unit-step greedy allocation with a binary heap of gains, over snapshot
 // indices or an explicit list of job views.
-#include "strategies/allocation.h"
+#include "strategies/common/allocation.h"
 
 #include <algorithm>
 #include <functional>

@@ -1,6 +1,6 @@
-// strategies/gavel_allocation.h — the allocations Gavel's (OSDI'20) policies compute each time they are asked: a
+// strategies/gavel/gavel_allocation.h — the allocations Gavel's (OSDI'20) policies compute each time they are asked: a
 // time fraction x[i][k] per job i and GPU type k (a job spends x[i][k] of its time on k, on its s[i] GPUs). The
-// linear programs go to CLP (models/lp.h). Each rule with its source: docs/fidelity.md "Gavel".
+// linear programs go to CLP (strategies/gavel/lp.h). Each rule with its source: docs/fidelity.md "Gavel".
 #pragma once
 
 #include <map>

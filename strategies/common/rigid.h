@@ -1,4 +1,4 @@
-// strategies/rigid.h — helpers shared by the rigid strategies (eight, fifo, srtf, tiresias): the fixed GPU count a
+// strategies/common/rigid.h — helpers shared by the rigid strategies (eight, fifo, srtf, tiresias): the fixed GPU count a
 // job asks for, greedy placement of jobs in priority order, and first-come first-served filling.
 #pragma once
 

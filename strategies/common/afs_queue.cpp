@@ -1,6 +1,6 @@
-// strategies/afs_queue.cpp — chain keys per job, the length order kept across decisions, the end-point shortcut and
+// strategies/common/afs_queue.cpp — chain keys per job, the length order kept across decisions, the end-point shortcut and
 // the chain hand-out.
-#include "strategies/afs_queue.h"
+#include "strategies/common/afs_queue.h"
 
 #include <algorithm>
 #include <limits>
