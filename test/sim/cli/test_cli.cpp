@@ -197,7 +197,7 @@ std::vector<BadCase> bad_cases() {
       [](auto& j) {
         j["beliefs"] = {{"histroy", {}}};
       },
-      ": beliefs.histroy: unknown key (valid keys here: history, exploration, agent)");
+      ": beliefs.histroy: unknown key (valid keys here: history, agent, exploration)");
   with("history-unknown-source", training({{"from", "oracle"}}),
        ": beliefs.history.from: unknown value 'oracle' (valid: catalog, training_runs)");
   with("history-key-without-training", training({{"runs", 5}}),
