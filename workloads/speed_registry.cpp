@@ -87,7 +87,7 @@ Registry& registry() {
 }
 
 // Every look-up first checks that no kind was registered twice (caller holds the mutex).
-void check_unique(const Registry& r) {
+void check_speed_kinds_unique(const Registry& r) {
   if (!r.registered_twice.empty())
     throw std::logic_error("speed model kind '" + r.registered_twice.front() +
                            "' is registered twice (SpeedKindRegistrar)");
@@ -116,7 +116,7 @@ void register_speed_kind(const std::string& kind, SpeedFactory factory) {
 std::vector<std::string> speed_kind_names() {
   auto& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  check_unique(r);
+  check_speed_kinds_unique(r);
   std::vector<std::string> names;
   for (const auto& [name, f] : r.factories)
     names.push_back(name);
@@ -131,7 +131,7 @@ models::StepTimeModelPtr make_speed_model(const JsonReader& spec, const JobClass
   {
     auto& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
-    check_unique(r);
+    check_speed_kinds_unique(r);
     auto it = r.factories.find(kind);
     if (it != r.factories.end()) factory = it->second;
   }

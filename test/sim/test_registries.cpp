@@ -20,6 +20,7 @@
 #include "strategies/registry.h"
 #include "test/fuzz/fuzz_entries.h"
 #include "traces/trace_format.h"
+#include "workloads/data_catalogs.h"
 #include "workloads/speed_registry.h"
 
 namespace fs = std::filesystem;
@@ -165,6 +166,17 @@ TEST_CASE("sim::Registries: every fuzz target's registrar is linked (the profile
     declared.erase(std::find(declared.begin(), declared.end(), "checkpoint"));
   CHECK(registries_sorted(names) == declared);
   CHECK(fuzz::find_target("config") != nullptr);
+}
+
+TEST_CASE("sim::Registries: every data-folder catalog's registrar is linked, names are unique and found",
+          "[registry]") {
+  std::vector<std::string> names;
+  REQUIRE_NOTHROW(names = data_folder_catalog_names());
+  CHECK(registries_unique(names));
+  CHECK(registries_sorted(names) == registries_declared("DataCatalogRegistrar", {"workloads"}));
+  for (const auto& n : names)
+    CHECK(find_data_catalog(n)->name == n);
+  CHECK(is_data_folder_catalog("gavel"));
 }
 
 TEST_CASE("sim::Registries: docs tables list exactly the registered strategies, belief sources and fuzz targets",
