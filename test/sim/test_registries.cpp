@@ -40,9 +40,8 @@ std::string registries_read(const fs::path& p) {
 // Every `const <registrar> <object>{...` in the .cpp files under `folders`: the first string literal after the
 // object's brace (the registered name where the registrar takes one; "" otherwise), one entry per registrar object.
 std::vector<std::string> registries_declared(const std::string& registrar, const std::vector<std::string>& folders) {
-  const std::regex re("const " + registrar + R"( \w+\{\s*\{?\s*(?:"([^"]*)") ?) ");
-      std::vector<std::string>
-          out;
+  const std::regex re("const " + registrar + R"re( \w+\{\s*\{?\s*(?:"([^"]*)")?)re");
+  std::vector<std::string> out;
   for (const auto& folder : folders) {
     for (const auto& e : fs::recursive_directory_iterator(kRegistriesRoot / folder)) {
       if (e.path().extension() != ".cpp") continue;
