@@ -12,7 +12,6 @@
 
 #include "models/network_model.h"
 #include "workloads/job_class.h"
-#include "workloads/table_sources.h"
 
 namespace ringsched {
 namespace {
