@@ -22,6 +22,12 @@ function(ringsched_warnings target)
 endfunction()
 
 # A library made of every .cpp in the calling folder (one header + one source per concept).
+# Extensions register themselves from the file that implements them (a static registrar object, as SimGrid's
+# SIMGRID_REGISTER_* and Ramulator 2's RAMULATOR_REGISTER_IMPLEMENTATION): nothing references such a file, so a plain
+# static library would let the linker drop it. The sources are therefore compiled into `<name>_archive` and `<name>`
+# is an interface target that links that archive whole ($<LINK_LIBRARY:WHOLE_ARCHIVE>): every executable, test,
+# benchmark, fuzz target and the Python module that links `<name>` (directly or transitively) gets every registrar.
+# Set properties (sources, precompiled headers, private include folders) on `<name>_archive`.
 function(ringsched_folder_library name)
   cmake_parse_arguments(ARG "" "" "EXCLUDE;PUBLIC_LIBS;SUBDIRS" ${ARGN})
   file(GLOB srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
@@ -33,8 +39,10 @@ function(ringsched_folder_library name)
   foreach(ex IN LISTS ARG_EXCLUDE)
     list(REMOVE_ITEM srcs ${CMAKE_CURRENT_SOURCE_DIR}/${ex})
   endforeach()
-  add_library(${name} STATIC ${srcs})
-  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
-  target_link_libraries(${name} PUBLIC ${ARG_PUBLIC_LIBS})
-  ringsched_warnings(${name})
+  add_library(${name}_archive STATIC ${srcs})
+  target_include_directories(${name}_archive PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${name}_archive PUBLIC ${ARG_PUBLIC_LIBS})
+  ringsched_warnings(${name}_archive)
+  add_library(${name} INTERFACE)
+  target_link_libraries(${name} INTERFACE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${name}_archive>")
 endfunction()

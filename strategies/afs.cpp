@@ -161,5 +161,6 @@ StrategyInfo afs_strategy_info() {
   info.make = [](const JsonReader&) -> std::unique_ptr<Strategy> { return std::make_unique<Afs>(); };
   return info;
 }
+const StrategyRegistrar afs_registrar{afs_strategy_info};
 
 }  // namespace ringsched

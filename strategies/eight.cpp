@@ -49,5 +49,6 @@ StrategyInfo eight_strategy_info() {
   };
   return info;
 }
+const StrategyRegistrar eight_registrar{eight_strategy_info};
 
 }  // namespace ringsched

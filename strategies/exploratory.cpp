@@ -542,5 +542,6 @@ StrategyInfo exploratory_strategy_info() {
   };
   return info;
 }
+const StrategyRegistrar exploratory_registrar{exploratory_strategy_info};
 
 }  // namespace ringsched

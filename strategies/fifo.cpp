@@ -49,5 +49,6 @@ StrategyInfo fifo_strategy_info() {
   };
   return info;
 }
+const StrategyRegistrar fifo_registrar{fifo_strategy_info};
 
 }  // namespace ringsched

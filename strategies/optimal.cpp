@@ -55,5 +55,6 @@ StrategyInfo optimal_strategy_info() {
   };
   return info;
 }
+const StrategyRegistrar optimal_registrar{optimal_strategy_info};
 
 }  // namespace ringsched

@@ -89,5 +89,6 @@ StrategyInfo optimus_strategy_info() {
   };
   return info;
 }
+const StrategyRegistrar optimus_registrar{optimus_strategy_info};
 
 }  // namespace ringsched

@@ -43,5 +43,6 @@ StrategyInfo precompute_strategy_info() {
   info.make = [](const JsonReader&) -> std::unique_ptr<Strategy> { return std::make_unique<Precompute>(); };
   return info;
 }
+const StrategyRegistrar precompute_registrar{precompute_strategy_info};
 
 }  // namespace ringsched

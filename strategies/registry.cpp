@@ -1,38 +1,28 @@
-// strategies/registry.cpp — the strategy registry; built-ins are listed in builtin_infos().
+// strategies/registry.cpp — the strategy registry: every strategy file registers itself (StrategyRegistrar).
 #include "strategies/registry.h"
 
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 
 namespace ringsched {
 namespace {
 
-std::vector<StrategyInfo> builtin_infos() {
-  return {eight_strategy_info(),
-          precompute_strategy_info(),
-          optimus_strategy_info(),
-          exploratory_strategy_info(),
-          optimal_strategy_info(),
-          srtf_strategy_info(),
-          tiresias_strategy_info(),
-          afs_strategy_info(),
-          pollux_strategy_info(),
-          fifo_strategy_info(),
-          gavel_fifo_strategy_info(),
-          gavel_fifo_perf_strategy_info(),
-          max_min_fairness_strategy_info(),
-          max_min_fairness_perf_strategy_info(),
-          finish_time_fairness_perf_strategy_info(),
-          min_total_duration_perf_strategy_info()};
-}
-
 struct Registry {
   std::mutex mutex;
+  std::vector<StrategyInfo (*)()> pending;  // registrars whose info is not built yet
   std::map<std::string, StrategyInfo> infos;
-  Registry() {
-    for (auto& i : builtin_infos())
-      infos[i.name] = i;
+  // Builds the infos of registrars that ran since the last look-up (caller holds the mutex).
+  void settle() {
+    auto todo = std::move(pending);
+    pending.clear();
+    for (auto* make_info : todo) {
+      StrategyInfo info = make_info();
+      if (infos.count(info.name))
+        throw std::logic_error("strategy '" + info.name + "' is registered by two files (StrategyRegistrar)");
+      infos[info.name] = std::move(info);
+    }
   }
 };
 
@@ -43,15 +33,23 @@ Registry& registry() {
 
 }  // namespace
 
+StrategyRegistrar::StrategyRegistrar(StrategyInfo (*info)()) {
+  auto& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.pending.push_back(info);
+}
+
 void register_strategy(StrategyInfo info) {
   auto& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
+  r.settle();
   r.infos[info.name] = std::move(info);
 }
 
 std::vector<StrategyInfo> strategy_infos() {
   auto& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
+  r.settle();
   std::vector<StrategyInfo> out;
   for (const auto& [n, i] : r.infos)
     out.push_back(i);
@@ -69,6 +67,7 @@ StrategyInfo find_strategy(const std::string& name, const std::string& where) {
   auto& r = registry();
   {
     std::lock_guard<std::mutex> lock(r.mutex);
+    r.settle();
     auto it = r.infos.find(name);
     if (it != r.infos.end()) return it->second;
   }

@@ -1,6 +1,7 @@
 // strategies/registry.h — strategies registered by name. Each strategy file defines a `StrategyInfo` (name,
-// description, the belief source it uses by default, its parameters) and registry.cpp lists them.
-// An unknown name fails with the list of valid names.
+// description, the belief source it uses by default, its parameters) and registers it itself with a
+// `StrategyRegistrar` (nothing else lists strategies; the folder's library is linked whole, cmake/). An unknown name
+// fails with the list of valid names.
 #pragma once
 
 #include <functional>
@@ -29,33 +30,23 @@ struct StrategyInfo {
   std::function<std::unique_ptr<Strategy>(const JsonReader& params)> make;
 };
 
+// Registers (or replaces) a strategy at run time (the Python module's register_strategy).
 void register_strategy(StrategyInfo info);
+
+// A strategy file registers itself with one object at namespace scope, named after the strategy (names must be unique
+// even in a unity build):   const StrategyRegistrar fifo_registrar{fifo_strategy_info};
+// The info is built on the first look-up (no static-initialisation order to worry about). Two files registering one
+// name make that look-up throw std::logic_error naming it.
+struct StrategyRegistrar {
+  explicit StrategyRegistrar(StrategyInfo (*info)());
+};
 [[nodiscard]] std::vector<StrategyInfo> strategy_infos();  // sorted by name
 [[nodiscard]] std::vector<std::string> strategy_names();
 // Throws InputError naming `where` and listing valid names if unknown.
 [[nodiscard]] StrategyInfo find_strategy(const std::string& name, const std::string& where);
 
-// The built-in strategies (defined in one file each).
-StrategyInfo eight_strategy_info();
-StrategyInfo fifo_strategy_info();
-
 // The `class_max_gpus` parameter shared by optimus and pollux: an object of class name -> most GPUs (1..2^20) for
 // that class's jobs; empty when absent. Fails naming the parameter's JSON path.
 std::map<std::string, int> class_max_gpus_param(const JsonReader& params);
-StrategyInfo precompute_strategy_info();
-StrategyInfo optimus_strategy_info();
-StrategyInfo exploratory_strategy_info();
-StrategyInfo optimal_strategy_info();   // strategies/optimal.cpp (issue 6)
-StrategyInfo srtf_strategy_info();      // strategies/srtf.cpp
-StrategyInfo tiresias_strategy_info();  // strategies/tiresias.cpp
-StrategyInfo afs_strategy_info();       // strategies/afs.cpp
-StrategyInfo pollux_strategy_info();    // strategies/pollux/pollux.cpp
-// Gavel's policies on its round mechanism (strategies/gavel/gavel.cpp).
-StrategyInfo gavel_fifo_strategy_info();
-StrategyInfo gavel_fifo_perf_strategy_info();
-StrategyInfo max_min_fairness_strategy_info();
-StrategyInfo max_min_fairness_perf_strategy_info();
-StrategyInfo finish_time_fairness_perf_strategy_info();
-StrategyInfo min_total_duration_perf_strategy_info();
 
 }  // namespace ringsched

@@ -263,5 +263,6 @@ StrategyInfo srtf_strategy_info() {
   };
   return info;
 }
+const StrategyRegistrar srtf_registrar{srtf_strategy_info};
 
 }  // namespace ringsched

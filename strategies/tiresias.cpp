@@ -363,5 +363,6 @@ StrategyInfo tiresias_strategy_info() {
   };
   return info;
 }
+const StrategyRegistrar tiresias_registrar{tiresias_strategy_info};
 
 }  // namespace ringsched

@@ -183,5 +183,6 @@ const TraceFormat& gavel_trace_format() {
   static const GavelTraceFormat format;
   return format;
 }
+const TraceFormatRegistrar gavel_trace_registrar{gavel_trace_format, 30};
 
 }  // namespace ringsched

@@ -20,4 +20,7 @@ namespace ringsched {
 // first `keep` rows by arrival are held (0 = all: TraceRows).
 Trace read_gavel_trace(const std::string& path, const std::string& time_unit, std::size_t keep = 0);
 
+// The format object (registered by its file; tests call its methods directly).
+const TraceFormat& gavel_trace_format();
+
 }  // namespace ringsched

@@ -183,5 +183,6 @@ const TraceFormat& generic_trace_format() {
   static const GenericTraceFormat format;
   return format;
 }
+const TraceFormatRegistrar generic_trace_registrar{generic_trace_format, 20};
 
 }  // namespace ringsched

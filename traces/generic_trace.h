@@ -26,4 +26,7 @@ struct GenericTraceSpec {
 // The file is streamed and every row checked; only the first `keep` rows by submit time are held (0 = all: TraceRows).
 Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec, std::size_t keep = 0);
 
+// The format object (registered by its file; tests call its methods directly).
+const TraceFormat& generic_trace_format();
+
 }  // namespace ringsched

@@ -117,5 +117,6 @@ const TraceFormat& pollux_trace_format() {
   static const PolluxTraceFormat format;
   return format;
 }
+const TraceFormatRegistrar pollux_trace_registrar{pollux_trace_format, 10};
 
 }  // namespace ringsched

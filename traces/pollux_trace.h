@@ -13,4 +13,7 @@ namespace ringsched {
 // streamed and every row checked; only the first `keep` rows are held (0 = all: TraceRows).
 Trace read_pollux_workload(const std::string& path, std::size_t keep = 0);
 
+// The format object (registered by its file; tests call its methods directly).
+const TraceFormat& pollux_trace_format();
+
 }  // namespace ringsched

@@ -1,6 +1,6 @@
 // traces/trace_format.h — the trace-format extension point: what a format reads from its file and what a row means
 // (its class, its work, the GPU-seconds it offers), and the registry that names the formats. One file per format
-// (traces/pollux_trace.cpp, traces/generic_trace.cpp); the recipe is in docs/extending.md.
+// (traces/pollux_trace.cpp, traces/generic_trace.cpp), each registering itself; the recipe is in docs/extending.md.
 #pragma once
 
 #include <string>
@@ -44,15 +44,18 @@ class TraceFormat {
   [[nodiscard]] virtual std::string column_notes(const Catalog& catalog) const;
 };
 
-// Every format, in registration order (the order `valid:` lists print).
+// Every format, in order of rank (then name): the order `valid:` lists print.
 [[nodiscard]] const std::vector<const TraceFormat*>& trace_format_registry();
 [[nodiscard]] std::vector<std::string> trace_format_names();
 // Throws InputError "<where>: unknown trace format 'x' (valid: ...)" for an unknown name.
 [[nodiscard]] const TraceFormat& find_trace_format(const std::string& name, const std::string& where);
 
-// The built-in formats (one file each).
-const TraceFormat& pollux_trace_format();   // traces/pollux_trace.cpp
-const TraceFormat& generic_trace_format();  // traces/generic_trace.cpp
-const TraceFormat& gavel_trace_format();    // traces/gavel_trace.cpp
+// A format file registers itself with one object at namespace scope (unique name, even in a unity build):
+//   const TraceFormatRegistrar pollux_trace_registrar{pollux_trace_format, 10};
+// `rank` orders the formats (pollux 10, generic 20, gavel 30; ties by name). The format is asked for on the first
+// look-up; two formats of one name make it throw std::logic_error.
+struct TraceFormatRegistrar {
+  TraceFormatRegistrar(const TraceFormat& (*format)(), int rank);
+};
 
 }  // namespace ringsched

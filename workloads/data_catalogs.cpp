@@ -1,21 +1,48 @@
-// workloads/data_catalogs.cpp — the registry of data-folder catalogs.
+// workloads/data_catalogs.cpp — the registry of data-folder catalogs (each registers itself in the file that builds
+// it: workloads/pollux.cpp, workloads/gavel.cpp).
 #include "workloads/data_catalogs.h"
 
 #include "models/input_error.h"
 #include "workloads/builtin_catalogs.h"
-#include "workloads/gavel.h"
 #include "workloads/json_reader.h"
-#include "workloads/pollux.h"
+
+#include <algorithm>
+#include <stdexcept>
 
 namespace ringsched {
 
+namespace {
+
+struct DataCatalogRegistration {
+  DataCatalogInfo info;
+  int rank;
+};
+
+std::vector<DataCatalogRegistration>& data_catalog_registrations() {
+  static std::vector<DataCatalogRegistration> registrations;
+  return registrations;
+}
+
+}  // namespace
+
+DataCatalogRegistrar::DataCatalogRegistrar(DataCatalogInfo info, int rank) {
+  data_catalog_registrations().push_back({std::move(info), rank});
+}
+
+// Registrars run during static initialisation, before any look-up.
 const std::vector<DataCatalogInfo>& data_catalogs() {
   static const std::vector<DataCatalogInfo> all = [] {
-    std::vector<DataCatalogInfo> v = {
-        {"pollux", "pollux_dir", default_pollux_dir, [](const std::string& d) { return pollux_catalog(d, 0.0); }},
-        {"pollux-goodput", "pollux_dir", default_pollux_dir, pollux_goodput_catalog},
-        {"gavel", "gavel_dir", default_gavel_dir, gavel_catalog},
-    };
+    auto regs = data_catalog_registrations();
+    std::stable_sort(regs.begin(), regs.end(), [](const auto& a, const auto& b) {
+      return a.rank != b.rank ? a.rank < b.rank : a.info.name < b.info.name;
+    });
+    std::vector<DataCatalogInfo> v;
+    for (const auto& r : regs) {
+      for (const auto& seen : v)
+        if (seen.name == r.info.name)
+          throw std::logic_error("data catalog '" + r.info.name + "' is registered twice (DataCatalogRegistrar)");
+      v.push_back(r.info);
+    }
     std::erase_if(v, [](const DataCatalogInfo& i) { return !builtin_catalog_text(i.name).empty(); });
     return v;
   }();

@@ -18,7 +18,14 @@ struct DataCatalogInfo {
   std::function<Catalog(const std::string& dir)> build;
 };
 
-// Every data catalog, unless a built-in (embedded) catalog takes its name; in a fixed order.
+// A data catalog registers itself in the file that builds it, with one object at namespace scope (unique name):
+//   const DataCatalogRegistrar gavel_data_catalog{{"gavel", "gavel_dir", default_gavel_dir, gavel_catalog}, 30};
+// `rank` orders `ringsched catalogs` after the embedded ones (pollux 10, pollux-goodput 20, gavel 30; ties by name).
+struct DataCatalogRegistrar {
+  DataCatalogRegistrar(DataCatalogInfo info, int rank);
+};
+
+// Every data catalog, unless a built-in (embedded) catalog takes its name; by rank.
 const std::vector<DataCatalogInfo>& data_catalogs();
 std::vector<std::string> data_folder_catalog_names();
 // The entry of `name`, or null.

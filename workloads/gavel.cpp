@@ -9,6 +9,7 @@
 
 #include "models/input_error.h"
 #include "models/scale_table.h"
+#include "workloads/data_catalogs.h"
 #include "workloads/json_reader.h"
 
 namespace ringsched {
@@ -152,5 +153,8 @@ Catalog gavel_catalog(const std::string& dir) {
   }
   return cat;
 }
+
+// The catalog built from Gavel's data folder (workloads/data_catalogs.h).
+const DataCatalogRegistrar gavel_data_catalog{{"gavel", "gavel_dir", default_gavel_dir, gavel_catalog}, 30};
 
 }  // namespace ringsched

@@ -9,7 +9,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "workloads/data_catalogs.h"
 #include "workloads/goodput_app.h"
+#include "workloads/pollux_data.h"
 
 namespace ringsched {
 namespace fs = std::filesystem;
@@ -102,5 +104,11 @@ Catalog pollux_goodput_catalog(const std::string& dir) {
   }
   return cat;
 }
+
+// The two catalogs built from a Pollux data folder (workloads/data_catalogs.h).
+const DataCatalogRegistrar pollux_data_catalog{
+    {"pollux", "pollux_dir", default_pollux_dir, [](const std::string& d) { return pollux_catalog(d, 0.0); }}, 10};
+const DataCatalogRegistrar pollux_goodput_data_catalog{
+    {"pollux-goodput", "pollux_dir", default_pollux_dir, pollux_goodput_catalog}, 20};
 
 }  // namespace ringsched

@@ -1,16 +1,17 @@
-// workloads/speed_registry.cpp — the registry of speed model kinds and the built-in `eq5`, `allreduce` and
-// `table` kinds, and `net` (sim/beliefs' two-node fits).
+// workloads/speed_registry.cpp — the registry of speed model kinds (each kind registers itself with a
+// SpeedKindRegistrar in the file of its factory) and the built-in `eq5`, `allreduce` and `net` (sim/beliefs' two-node
+// fits) kinds; `table` registers in workloads/table_sources.cpp.
 #include "workloads/speed_registry.h"
 
 #include <array>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "models/network_model.h"
 #include "workloads/job_class.h"
-#include "workloads/table_sources.h"
 
 namespace ringsched {
 namespace {
@@ -76,12 +77,7 @@ models::StepTimeModelPtr make_net(const JsonReader& spec, const JobClass& /*cls*
 struct Registry {
   std::mutex mutex;
   std::map<std::string, SpeedFactory> factories;
-  Registry() {
-    factories["eq5"] = make_eq5;
-    factories["allreduce"] = make_allreduce;
-    factories["net"] = make_net;
-    factories["table"] = make_table_speed_from_json;  // measured tables (workloads/table_sources.h)
-  }
+  std::vector<std::string> registered_twice;  // kinds two registrars claimed (look-ups then throw)
 };
 
 Registry& registry() {
@@ -89,7 +85,26 @@ Registry& registry() {
   return r;
 }
 
+// Every look-up first checks that no kind was registered twice (caller holds the mutex).
+void check_speed_kinds_unique(const Registry& r) {
+  if (!r.registered_twice.empty())
+    throw std::logic_error("speed model kind '" + r.registered_twice.front() +
+                           "' is registered twice (SpeedKindRegistrar)");
+}
+
+// The built-in kinds of this file (each kind registers itself beside its factory).
+const SpeedKindRegistrar eq5_speed_registrar{"eq5", make_eq5};
+const SpeedKindRegistrar allreduce_speed_registrar{"allreduce", make_allreduce};
+const SpeedKindRegistrar net_speed_registrar{"net", make_net};
+
 }  // namespace
+
+SpeedKindRegistrar::SpeedKindRegistrar(const std::string& kind, SpeedFactory factory) {
+  auto& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (r.factories.count(kind)) r.registered_twice.push_back(kind);
+  r.factories[kind] = std::move(factory);
+}
 
 void register_speed_kind(const std::string& kind, SpeedFactory factory) {
   auto& r = registry();
@@ -100,6 +115,7 @@ void register_speed_kind(const std::string& kind, SpeedFactory factory) {
 std::vector<std::string> speed_kind_names() {
   auto& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
+  check_speed_kinds_unique(r);
   std::vector<std::string> names;
   for (const auto& [name, f] : r.factories)
     names.push_back(name);
@@ -114,6 +130,7 @@ models::StepTimeModelPtr make_speed_model(const JsonReader& spec, const JobClass
   {
     auto& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
+    check_speed_kinds_unique(r);
     auto it = r.factories.find(kind);
     if (it != r.factories.end()) factory = it->second;
   }

@@ -1,5 +1,6 @@
-// workloads/speed_registry.h — speed model kinds registered by name ("eq5", "allreduce", ...), each built from
-// the `speed` object of a catalog class. An unknown kind fails with the list of valid kinds.
+// workloads/speed_registry.h — speed model kinds registered by name ("eq5", "allreduce", ...) from the file of
+// their factory, each built from the `speed` object of a catalog class. An unknown kind fails with the list of valid
+// kinds.
 #pragma once
 
 #include <functional>
@@ -19,6 +20,13 @@ struct JobClass;
 using SpeedFactory =
     std::function<models::StepTimeModelPtr(const JsonReader& spec, const JobClass& cls, const std::string& base_dir)>;
 
+// A kind registers itself in the file of its factory, with one object at namespace scope (unique name):
+//   const SpeedKindRegistrar eq5_speed_registrar{"eq5", make_eq5};
+// Two registrars of one kind make every look-up throw std::logic_error naming it.
+struct SpeedKindRegistrar {
+  SpeedKindRegistrar(const std::string& kind, SpeedFactory factory);
+};
+// Registers (or replaces) a kind at run time.
 void register_speed_kind(const std::string& kind, SpeedFactory factory);
 [[nodiscard]] std::vector<std::string> speed_kind_names();
 [[nodiscard]] models::StepTimeModelPtr make_speed_model(const JsonReader& spec, const JobClass& cls,

@@ -8,6 +8,7 @@
 
 #include "workloads/points_csv.h"
 #include "workloads/pollux_data.h"
+#include "workloads/speed_registry.h"
 
 namespace ringsched {
 namespace {
@@ -142,5 +143,8 @@ models::StepTimeModelPtr make_table_speed_from_json(const JsonReader& spec, cons
     value.fail(e.what());
   }
 }
+
+// The `table` speed kind: measured tables (registered here, beside its factory).
+const SpeedKindRegistrar table_speed_registrar{"table", make_table_speed_from_json};
 
 }  // namespace ringsched

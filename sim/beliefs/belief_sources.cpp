@@ -1,10 +1,12 @@
-// sim/beliefs/belief_sources.cpp — the none, oracle and history belief sources, the held-out fitted history and
-// exploration sources, and the online source (Eq. 1 refitted to a job's reported losses).
+// sim/beliefs/belief_sources.cpp — the belief-source registry and the none, oracle and history belief sources, the
+// held-out fitted history and exploration sources, and the online source (Eq. 1 refitted to a job's reported
+// losses), each registered beside its class with the `beliefs.<name>` options it reads.
 #include "sim/beliefs/belief_sources.h"
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "sim/beliefs/agent_belief.h"
@@ -301,32 +303,104 @@ std::shared_ptr<const BeliefSource> make_online_source(LossObserver observe, std
   return std::make_shared<OnlineSource>(std::move(observe), std::move(history));
 }
 
+namespace {
+
+std::vector<BeliefSourceInfo>& belief_registrations() {
+  static std::vector<BeliefSourceInfo> registrations;
+  return registrations;
+}
+
+std::vector<BeliefSourceInfo> sorted_belief_sources() {
+  auto out = belief_registrations();
+  std::sort(out.begin(), out.end(),
+            [](const BeliefSourceInfo& a, const BeliefSourceInfo& b) { return a.name < b.name; });
+  for (std::size_t i = 1; i < out.size(); ++i)
+    if (out[i].name == out[i - 1].name)
+      throw std::logic_error("belief source '" + out[i].name + "' is registered twice (BeliefSourceRegistrar)");
+  return out;
+}
+
+// `measurement_sigma` of a `beliefs.<source>` object: >= 0 and <= 3.
+double read_measurement_sigma(const JsonReader& object, double fallback) {
+  object.expect_object({"measurement_sigma"});
+  const double sigma = object.non_negative_or("measurement_sigma", fallback);
+  if (sigma > 3.0) object.at("measurement_sigma").fail("must be <= 3");
+  return sigma;
+}
+
+// The built-in sources register here, beside their classes.
+const BeliefSourceRegistrar agent_belief_registrar{
+    {"agent",
+     "what the job's own agent knows: the history class as a prior, corrected by the steps the job measured of its "
+     "own runs (goodput-model jobs: their AdaptDL agent's fit)",
+     [](const BeliefInputs& in) { return make_agent_source(in.history, in.agent_measurement_sigma); },
+     "",
+     [](const JsonReader& o, BeliefOptions& opts) {
+       opts.agent_measurement_sigma = read_measurement_sigma(o, kDefaultAgentMeasurementSigma);
+     },
+     {}}};
+const BeliefSourceRegistrar exploration_belief_registrar{
+    {"exploration",
+     "Eq. 5 fitted to the job's own measured speeds at 1, 2, 4, 8 GPUs; work from history",
+     [](const BeliefInputs& in) -> std::shared_ptr<const BeliefSource> {
+       if (!in.measure || !in.history) return nullptr;
+       return make_exploration_source(in.measure, in.history);
+     },
+     "measured speeds",
+     [](const JsonReader& o, BeliefOptions& opts) {
+       opts.exploration_measurement_sigma = read_measurement_sigma(o, 0.05);
+     },
+     {}}};
+const BeliefSourceRegistrar history_belief_registrar{
+    {"history",
+     "class models of completed runs: the catalog's, or fitted on training runs with beliefs.history",
+     [](const BeliefInputs& in) -> std::shared_ptr<const BeliefSource> {
+       if (in.history) return make_history_source(in.history);
+       return std::make_shared<HistorySource>();
+     },
+     "",
+     {},
+     {}}};
+const BeliefSourceRegistrar none_belief_registrar{{"none",
+                                                   "no beliefs (rigid strategies)",
+                                                   [](const BeliefInputs&) { return std::make_shared<NoneSource>(); },
+                                                   "",
+                                                   {},
+                                                   {}}};
+const BeliefSourceRegistrar online_belief_registrar{
+    {"online",
+     "Eq. 1 refitted to the losses the job reports; speed as history (needs a catalog with loss curves, e.g. pollux)",
+     [](const BeliefInputs& in) -> std::shared_ptr<const BeliefSource> {
+       if (!in.losses) return nullptr;
+       return make_online_source(in.losses, in.history);
+     },
+     "loss observations",
+     {},
+     [](const Catalog& catalog) -> std::string {
+       for (const auto& cls : catalog.classes) {
+         if (!cls.convergence)
+           return "needs a loss curve for every class; class '" + cls.name + "' of catalog '" + catalog.name +
+                  "' has none (add \"convergence\" to the class, docs/config.md, or use the \"pollux\" catalog)";
+       }
+       return "";
+     }}};
+const BeliefSourceRegistrar oracle_belief_registrar{
+    {"oracle",
+     "the job's truth, for reference runs",
+     [](const BeliefInputs&) { return std::make_shared<OracleSource>(); },
+     "",
+     {},
+     {}}};
+
+}  // namespace
+
+BeliefSourceRegistrar::BeliefSourceRegistrar(BeliefSourceInfo info) {
+  belief_registrations().push_back(std::move(info));
+}
+
+// Registrars run during static initialisation, before any look-up.
 const std::vector<BeliefSourceInfo>& belief_source_registry() {
-  static const std::vector<BeliefSourceInfo> registry = {
-      {"agent",
-       "what the job's own agent knows: the history class as a prior, corrected by the steps the job measured of its "
-       "own runs (goodput-model jobs: their AdaptDL agent's fit)",
-       [](const BeliefInputs& in) { return make_agent_source(in.history, in.agent_measurement_sigma); }},
-      {"exploration", "Eq. 5 fitted to the job's own measured speeds at 1, 2, 4, 8 GPUs; work from history",
-       [](const BeliefInputs& in) -> std::shared_ptr<const BeliefSource> {
-         if (!in.measure || !in.history) return nullptr;
-         return make_exploration_source(in.measure, in.history);
-       }},
-      {"history", "class models of completed runs: the catalog's, or fitted on training runs with beliefs.history",
-       [](const BeliefInputs& in) -> std::shared_ptr<const BeliefSource> {
-         if (in.history) return make_history_source(in.history);
-         return std::make_shared<HistorySource>();
-       }},
-      {"none", "no beliefs (rigid strategies)", [](const BeliefInputs&) { return std::make_shared<NoneSource>(); }},
-      {"online",
-       "Eq. 1 refitted to the losses the job reports; speed as history (needs a catalog with loss curves, e.g. pollux)",
-       [](const BeliefInputs& in) -> std::shared_ptr<const BeliefSource> {
-         if (!in.losses) return nullptr;
-         return make_online_source(in.losses, in.history);
-       }},
-      {"oracle", "the job's truth, for reference runs",
-       [](const BeliefInputs&) { return std::make_shared<OracleSource>(); }},
-  };
+  static const std::vector<BeliefSourceInfo> registry = sorted_belief_sources();
   return registry;
 }
 
@@ -343,8 +417,7 @@ std::shared_ptr<const BeliefSource> make_belief_source(const std::string& name, 
     if (i.name != name) continue;
     auto source = i.make(inputs);
     if (!source) {
-      throw InputError(where + ": belief source '" + name + "' needs the job's " +
-                       (name == "online" ? "loss observations" : "measured speeds") +
+      throw InputError(where + ": belief source '" + name + "' needs the job's " + i.needs +
                        "; it is built by the experiment runner, not by name");
     }
     return source;

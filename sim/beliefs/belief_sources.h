@@ -11,6 +11,7 @@
 
 #include "models/fit.h"
 #include "strategies/strategy.h"
+#include "workloads/json_reader.h"
 #include "workloads/workload.h"
 
 namespace ringsched {
@@ -70,6 +71,13 @@ std::shared_ptr<const BeliefSource> make_online_source(LossObserver observe, std
 inline constexpr double kDefaultAgentMeasurementSigma = 0.05;
 std::shared_ptr<const BeliefSource> make_agent_source(std::shared_ptr<const Catalog> prior, double measurement_sigma);
 
+// The `beliefs.<source>` options of a config, each read by its own source (BeliefSourceInfo::read_options); the
+// runner hands them to the channels they parameterise.
+struct BeliefOptions {
+  double exploration_measurement_sigma = 0.05;                     // beliefs.exploration.measurement_sigma
+  double agent_measurement_sigma = kDefaultAgentMeasurementSigma;  // beliefs.agent.measurement_sigma
+};
+
 // What a belief source may be built from in one replicate: the history catalog (null: the BeliefContext's catalog,
 // in-sample) and the observation channels the truth hands out (empty when the caller has none).
 struct BeliefInputs {
@@ -79,12 +87,26 @@ struct BeliefInputs {
   double agent_measurement_sigma = kDefaultAgentMeasurementSigma;
 };
 
-// The registry of belief sources: one entry per source, in name order (`ringsched strategies` lists it, configs
-// accept its names). A new source is a class deriving from BeliefSource and one entry here (docs/extending.md).
+// The registry of belief sources, in name order (`ringsched strategies` lists it, configs accept its names). Each
+// source registers itself in the file that implements it with a BeliefSourceRegistrar (docs/extending.md).
 struct BeliefSourceInfo {
   std::string name;
   std::string description;
+  // Builds the source; null when `inputs` lacks the channel it needs (`needs` names it for the error).
   std::function<std::shared_ptr<const BeliefSource>(const BeliefInputs&)> make;
+  std::string needs;
+  // Reads the config's `beliefs.<name>` object (its keys, ranges, defaults) into `options`; empty = the source takes
+  // no options (the key `beliefs.<name>` is then refused as unknown).
+  std::function<void(const JsonReader& object, BeliefOptions& options)> read_options;
+  // Why the source cannot serve a strategy on `catalog` (the rest of "belief source 'x' ..."); "" = it can. Empty
+  // function = any catalog.
+  std::function<std::string(const Catalog& catalog)> check_catalog;
+};
+// One object at namespace scope with a unique name (even in a unity build), beside the source:
+//   const BeliefSourceRegistrar none_belief_registrar{{"none", "no beliefs (rigid strategies)", make_none}};
+// Two sources of one name make every look-up throw std::logic_error naming it.
+struct BeliefSourceRegistrar {
+  explicit BeliefSourceRegistrar(BeliefSourceInfo info);
 };
 const std::vector<BeliefSourceInfo>& belief_source_registry();
 std::vector<std::string> belief_source_names();

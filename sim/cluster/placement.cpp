@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 #include "models/speed_model.h"
@@ -105,6 +106,7 @@ class Packed final : public PlacementPolicy {
   }
   [[nodiscard]] bool better(const RingComm& a, const RingComm& b) const override { return a.nodes < b.nodes; }
 };
+const PlacementPolicyRegistrar packed_placement_registrar{"packed", make_policy<Packed>};
 
 class Spread final : public PlacementPolicy {
  public:
@@ -133,6 +135,7 @@ class Spread final : public PlacementPolicy {
   }
   [[nodiscard]] bool better(const RingComm&, const RingComm&) const override { return false; }
 };
+const PlacementPolicyRegistrar spread_placement_registrar{"spread", make_policy<Spread>};
 
 class TopologyAware final : public PlacementPolicy {
  public:
@@ -169,6 +172,7 @@ class TopologyAware final : public PlacementPolicy {
     return a.nodes < b.nodes;
   }
 };
+const PlacementPolicyRegistrar topology_placement_registrar{"topology", make_policy<TopologyAware>};
 
 }  // namespace
 
@@ -201,43 +205,50 @@ class MostFree final : public PlacementPolicy {
   }
   [[nodiscard]] bool better(const RingComm& a, const RingComm& b) const override { return a.nodes < b.nodes; }
 };
+const PlacementPolicyRegistrar most_free_placement_registrar{"most_free", make_policy<MostFree>};
 
 namespace {
 
-// The registry of placement policies, in name order: a new policy is a PlacementPolicy class above and one row here
-// (docs/extending.md).
-struct PolicyEntry {
-  const char* name;
-  std::unique_ptr<PlacementPolicy> (*make)();
+// The registry of placement policies, in name order: every policy registers itself beside its class (above, or in a
+// file of its own) with a PlacementPolicyRegistrar (docs/extending.md).
+struct PolicyRegistry {
+  std::map<std::string, std::unique_ptr<PlacementPolicy> (*)()> makers;
+  std::vector<std::string> registered_twice;
 };
 
-template <class P>
-std::unique_ptr<PlacementPolicy> make_policy() {
-  return std::make_unique<P>();
+PolicyRegistry& policy_registry() {
+  static PolicyRegistry registry;
+  return registry;
 }
 
-const std::vector<PolicyEntry>& policy_registry() {
-  static const std::vector<PolicyEntry> registry = {
-      {"most_free", make_policy<MostFree>},
-      {"packed", make_policy<Packed>},
-      {"spread", make_policy<Spread>},
-      {"topology", make_policy<TopologyAware>},
-  };
-  return registry;
+const PolicyRegistry& checked_policy_registry() {
+  const auto& r = policy_registry();
+  if (!r.registered_twice.empty())
+    throw std::logic_error("placement policy '" + r.registered_twice.front() +
+                           "' is registered twice (PlacementPolicyRegistrar)");
+  return r;
 }
 
 }  // namespace
 
+PlacementPolicyRegistrar::PlacementPolicyRegistrar(const std::string& name,
+                                                   std::unique_ptr<PlacementPolicy> (*make)()) {
+  auto& r = policy_registry();
+  if (r.makers.count(name)) r.registered_twice.push_back(name);
+  r.makers[name] = make;
+}
+
 std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name) {
-  for (const auto& e : policy_registry())
-    if (name == e.name) return e.make();
+  const auto& makers = checked_policy_registry().makers;
+  auto it = makers.find(name);
+  if (it != makers.end()) return it->second();
   throw std::invalid_argument("unknown placement policy '" + name + "'");
 }
 
 std::vector<std::string> placement_policy_names() {
   std::vector<std::string> out;
-  for (const auto& e : policy_registry())
-    out.emplace_back(e.name);
+  for (const auto& [name, make] : checked_policy_registry().makers)
+    out.push_back(name);
   return out;
 }
 

@@ -50,7 +50,18 @@ class PlacementPolicy {
 // taking all it has up to what is left: how the Pollux artifact's Optimus and Tiresias place jobs); throws
 // std::invalid_argument on an unknown name.
 std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name);
-std::vector<std::string> placement_policy_names();
+std::vector<std::string> placement_policy_names();  // name order
+
+// A policy registers itself beside its class with one object at namespace scope (unique name, even in a unity
+// build):   const PlacementPolicyRegistrar packed_placement_registrar{"packed", make_policy<Packed>};
+// Two registrars of one name make every look-up throw std::logic_error naming it.
+struct PlacementPolicyRegistrar {
+  PlacementPolicyRegistrar(const std::string& name, std::unique_ptr<PlacementPolicy> (*make)());
+};
+template <class P>
+std::unique_ptr<PlacementPolicy> make_policy() {
+  return std::make_unique<P>();
+}
 
 // Fewest nodes, best fit, over the given nodes (all with free GPUs): one node with the fewest free GPUs that hold
 // `count` if any; else the nodes with the most free GPUs in turn, the last piece on the node that fits it best.

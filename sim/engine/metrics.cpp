@@ -1,4 +1,5 @@
-// sim/engine/metrics.cpp — metric computation and replicate aggregation.
+// sim/engine/metrics.cpp — the metric registry, the built-in metrics (their computation and rows) and replicate
+// aggregation.
 #include "sim/engine/metrics.h"
 
 #include "models/quantile.h"
@@ -7,22 +8,24 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
 #include <boost/math/distributions/students_t.hpp>
 
 namespace ringsched {
 
-RunMetrics compute_metrics(const RunResult& run, int total_gpus, const MeasureWindow& window) {
+namespace {
+
+// The RunMetrics fields (the built-in metrics but restarts_per_job).
+RunMetrics builtin_metrics(const RunResult& run, int total_gpus, const MeasureWindow& window) {
   RunMetrics m;
   std::vector<double> jct;
   jct.reserve(run.jobs.size());
   double queue = 0.0;
-  double restarts = 0.0;
   for (const auto& j : run.jobs) {
     if (!window.contains(j.id)) continue;
     jct.push_back(j.finish - j.arrival);
     queue += j.first_start - j.arrival;
-    restarts += j.restarts;
   }
   m.jobs = static_cast<int>(jct.size());
   if (jct.empty()) return m;
@@ -34,7 +37,6 @@ RunMetrics compute_metrics(const RunResult& run, int total_gpus, const MeasureWi
   m.mean_queue_s = queue / n;
   m.gpu_utilisation =
       m.makespan_s > 0.0 ? run.allocated_gpu_seconds / (static_cast<double>(total_gpus) * m.makespan_s) : 0.0;
-  m.restarts_per_job = restarts / n;
   m.pool_gpu_seconds = run.pool_gpu_seconds;
   if (run.placed) {
     m.placed = true;
@@ -46,36 +48,100 @@ RunMetrics compute_metrics(const RunResult& run, int total_gpus, const MeasureWi
   return m;
 }
 
+}  // namespace
+
+RunMetrics compute_metrics(const RunResult& run, int total_gpus, const MeasureWindow& window) {
+  RunMetrics m = builtin_metrics(run, total_gpus, window);
+  for (const MetricInfo& info : metric_table())
+    if (info.compute) m.computed[info.name] = info.compute(run, total_gpus, window);
+  return m;
+}
+
+namespace {
+
+struct MetricRegistration {
+  MetricInfo info;
+  int rank;
+};
+
+std::vector<MetricRegistration>& metric_registrations() {
+  static std::vector<MetricRegistration> registrations;
+  return registrations;
+}
+
+std::vector<MetricInfo> ranked_metrics() {
+  auto regs = metric_registrations();
+  std::stable_sort(regs.begin(), regs.end(), [](const MetricRegistration& a, const MetricRegistration& b) {
+    return a.rank != b.rank ? a.rank < b.rank : std::string(a.info.name) < b.info.name;
+  });
+  std::vector<MetricInfo> out;
+  for (const auto& r : regs) {
+    for (const auto& seen : out)
+      if (std::string(seen.name) == r.info.name)
+        throw std::logic_error(std::string("metric '") + r.info.name + "' is registered twice (MetricRegistrar)");
+    out.push_back(r.info);
+  }
+  return out;
+}
+
+// The built-in rows: RunMetrics fields that compute_metrics fills (restarts_per_job, rank 70, computes itself in
+// sim/engine/restarts_metric.cpp).
+const MetricRegistrar mean_jct_s_metric{
+    {"mean_jct_s", "s", "mean JCT", 1.0 / 60.0, "%.1f", true, &RunMetrics::mean_jct_s, "min",
+     "mean job completion time (finish - arrival)", nullptr},
+    10};
+const MetricRegistrar median_jct_s_metric{
+    {"median_jct_s", "s", "median JCT", 1.0 / 60.0, "%.1f", true, &RunMetrics::median_jct_s, "min",
+     "median JCT (linear-interpolation quantile, type 7)", nullptr},
+    20};
+const MetricRegistrar p95_jct_s_metric{{"p95_jct_s", "s", "p95 JCT", 1.0 / 60.0, "%.1f", true, &RunMetrics::p95_jct_s,
+                                        "min", "95th percentile JCT (type 7)", nullptr},
+                                       30};
+const MetricRegistrar makespan_s_metric{{"makespan_s", "s", "makespan", 1.0 / 60.0, "%.1f", true,
+                                         &RunMetrics::makespan_s, "min", "last completion - first arrival", nullptr},
+                                        40};
+const MetricRegistrar mean_queue_s_metric{
+    {"mean_queue_s", "s", "queueing", 1.0 / 60.0, "%.1f", true, &RunMetrics::mean_queue_s, "min",
+     "mean of (first start - arrival)", nullptr},
+    50};
+const MetricRegistrar gpu_utilisation_metric{
+    {"gpu_utilisation", "fraction", "GPU util", 1.0, "%.3f", true, &RunMetrics::gpu_utilisation, "",
+     "allocated GPU-seconds (restart pauses included) / (total GPUs x makespan)", nullptr},
+    60};
+const MetricRegistrar fragmentation_metric{
+    {"fragmentation", "fraction", "fragmentation", 1.0, "%.4f", false, &RunMetrics::fragmentation, "",
+     "with a placement policy: time-average of the free GPUs on partially occupied nodes / total GPUs "
+     "(docs/topology.md)",
+     nullptr},
+    80};
+const MetricRegistrar mean_nodes_spanned_metric{
+    {"mean_nodes_spanned", "count", "nodes/job", 1.0, "%.2f", false, &RunMetrics::mean_nodes_spanned, "",
+     "with a placement policy: time-average of the nodes spanned per job holding GPUs", nullptr},
+    90};
+const MetricRegistrar migrations_per_job_metric{
+    {"migrations_per_job", "count", "migrations/job", 1.0, "%.2f", false, &RunMetrics::migrations_per_job, "",
+     "with a placement policy: defragmentation moves per job", nullptr},
+    100};
+const MetricRegistrar gap_mean_metric{
+    {"gap_mean", "fraction", "gap mean", 1.0, "%.4f", false, &RunMetrics::gap_mean, "",
+     "with output.optimality_gap: mean over decisions of objective(decision) / optimum - 1", nullptr},
+    110};
+const MetricRegistrar gap_p95_metric{{"gap_p95", "fraction", "gap p95", 1.0, "%.4f", false, &RunMetrics::gap_p95, "",
+                                      "with output.optimality_gap: 95th percentile over decisions of the gap", nullptr},
+                                     120};
+const MetricRegistrar gap_max_metric{{"gap_max", "fraction", "gap max", 1.0, "%.4f", false, &RunMetrics::gap_max, "",
+                                      "with output.optimality_gap: largest gap of any decision", nullptr},
+                                     130};
+
+}  // namespace
+
+MetricRegistrar::MetricRegistrar(MetricInfo info, int rank) {
+  metric_registrations().push_back({info, rank});
+}
+
+// Registrars run during static initialisation, before any look-up.
 const std::vector<MetricInfo>& metric_table() {
-  static const std::vector<MetricInfo> table = {
-      {"mean_jct_s", "s", "mean JCT", 1.0 / 60.0, "%.1f", true, &RunMetrics::mean_jct_s, "min",
-       "mean job completion time (finish - arrival)"},
-      {"median_jct_s", "s", "median JCT", 1.0 / 60.0, "%.1f", true, &RunMetrics::median_jct_s, "min",
-       "median JCT (linear-interpolation quantile, type 7)"},
-      {"p95_jct_s", "s", "p95 JCT", 1.0 / 60.0, "%.1f", true, &RunMetrics::p95_jct_s, "min",
-       "95th percentile JCT (type 7)"},
-      {"makespan_s", "s", "makespan", 1.0 / 60.0, "%.1f", true, &RunMetrics::makespan_s, "min",
-       "last completion - first arrival"},
-      {"mean_queue_s", "s", "queueing", 1.0 / 60.0, "%.1f", true, &RunMetrics::mean_queue_s, "min",
-       "mean of (first start - arrival)"},
-      {"gpu_utilisation", "fraction", "GPU util", 1.0, "%.3f", true, &RunMetrics::gpu_utilisation, "",
-       "allocated GPU-seconds (restart pauses included) / (total GPUs x makespan)"},
-      {"restarts_per_job", "count", "restarts/job", 1.0, "%.1f", true, &RunMetrics::restarts_per_job, "",
-       "mean number of resizes and resumes per job (first starts are not restarts)"},
-      {"fragmentation", "fraction", "fragmentation", 1.0, "%.4f", false, &RunMetrics::fragmentation, "",
-       "with a placement policy: time-average of the free GPUs on partially occupied nodes / total GPUs "
-       "(docs/topology.md)"},
-      {"mean_nodes_spanned", "count", "nodes/job", 1.0, "%.2f", false, &RunMetrics::mean_nodes_spanned, "",
-       "with a placement policy: time-average of the nodes spanned per job holding GPUs"},
-      {"migrations_per_job", "count", "migrations/job", 1.0, "%.2f", false, &RunMetrics::migrations_per_job, "",
-       "with a placement policy: defragmentation moves per job"},
-      {"gap_mean", "fraction", "gap mean", 1.0, "%.4f", false, &RunMetrics::gap_mean, "",
-       "with output.optimality_gap: mean over decisions of objective(decision) / optimum - 1"},
-      {"gap_p95", "fraction", "gap p95", 1.0, "%.4f", false, &RunMetrics::gap_p95, "",
-       "with output.optimality_gap: 95th percentile over decisions of the gap"},
-      {"gap_max", "fraction", "gap max", 1.0, "%.4f", false, &RunMetrics::gap_max, "",
-       "with output.optimality_gap: largest gap of any decision"},
-  };
+  static const std::vector<MetricInfo> table = ranked_metrics();
   return table;
 }
 
@@ -102,11 +168,18 @@ const std::vector<std::string>& metric_names() {
 }
 
 double metric_value(const RunMetrics& m, const std::string& name) {
-  return m.*(metric_info(name).field);
+  const MetricInfo& info = metric_info(name);
+  if (info.field) return m.*(info.field);
+  auto it = m.computed.find(info.name);
+  return it == m.computed.end() ? 0.0 : it->second;
 }
 
 void set_metric_value(RunMetrics& m, const std::string& name, double v) {
-  m.*(metric_info(name).field) = v;
+  const MetricInfo& info = metric_info(name);
+  if (info.field)
+    m.*(info.field) = v;
+  else
+    m.computed[info.name] = v;
 }
 
 const std::vector<std::string>& extra_metric_names() {

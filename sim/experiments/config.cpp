@@ -150,7 +150,7 @@ void parse_trace(const JsonReader& tr, const std::string& base_dir, ExperimentCo
   const auto file = tr.at("file");
   const std::string path = resolve_path(file, base_dir);
   c.workload.trace_file = file.as_string();
-  const TraceFormat* format = &pollux_trace_format();
+  const TraceFormat* format = &find_trace_format("pollux", tr.where());
   if (auto f = tr.maybe("format")) {
     try {
       format = &find_trace_format(f->as_string(), f->where());
@@ -472,14 +472,10 @@ void parse_strategies(const JsonReader& list, ExperimentConfig& c) {
     for (const auto& other : c.strategies) {
       if (other.label == s.label) sr.fail("duplicate strategy label '" + s.label + "' (give a distinct \"label\")");
     }
-    if (s.beliefs == "online") {
-      for (const auto& cls : c.workload.catalog->classes) {
-        if (!cls.convergence) {
-          sr.fail("belief source 'online' needs a loss curve for every class; class '" + cls.name + "' of catalog '" +
-                  c.workload.catalog->name + "' has none (add \"convergence\" to the class, docs/config.md, or use " +
-                  "the \"pollux\" catalog)");
-        }
-      }
+    for (const BeliefSourceInfo& source : belief_source_registry()) {
+      if (source.name != s.beliefs || !source.check_catalog) continue;
+      const std::string why = source.check_catalog(*c.workload.catalog);
+      if (!why.empty()) sr.fail("belief source '" + s.beliefs + "' " + why);
     }
     // A per-class cap must name a class of the catalog (a typo would silently cap nothing).
     if (s.params.is_object() && s.params.contains("class_max_gpus") && s.params["class_max_gpus"].is_object()) {
@@ -557,16 +553,15 @@ TrainingSpec parse_training(const JsonReader& h, const ExperimentConfig& c) {
 }
 
 void parse_beliefs(const JsonReader& b, ExperimentConfig& c) {
-  b.expect_object({"history", "exploration", "agent"});
-  if (auto ex = b.maybe("exploration")) {
-    ex->expect_object({"measurement_sigma"});
-    c.beliefs.exploration_measurement_sigma = ex->non_negative_or("measurement_sigma", 0.05);
-    if (c.beliefs.exploration_measurement_sigma > 3.0) ex->at("measurement_sigma").fail("must be <= 3");
-  }
-  if (auto ag = b.maybe("agent")) {
-    ag->expect_object({"measurement_sigma"});
-    c.beliefs.agent_measurement_sigma = ag->non_negative_or("measurement_sigma", kDefaultAgentMeasurementSigma);
-    if (c.beliefs.agent_measurement_sigma > 3.0) ag->at("measurement_sigma").fail("must be <= 3");
+  // `history` (the catalog every source may plan with) and each source's own `beliefs.<name>` object, which the
+  // source reads itself (BeliefSourceInfo::read_options).
+  std::vector<std::string> keys = {"history"};
+  for (const BeliefSourceInfo& source : belief_source_registry())
+    if (source.read_options) keys.push_back(source.name);
+  b.expect_object(keys);
+  for (const BeliefSourceInfo& source : belief_source_registry()) {
+    if (!source.read_options) continue;
+    if (auto o = b.maybe(source.name)) source.read_options(*o, c.beliefs.options);
   }
   const auto h = b.maybe("history");
   if (!h) return;

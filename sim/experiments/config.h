@@ -57,9 +57,9 @@ struct BeliefsConfig {
   // `beliefs.history`: unset = the catalog's class models (in-sample, the paper's setting); set = fitted on these
   // training runs (held-out).
   std::optional<TrainingSpec> training;
-  std::shared_ptr<const Catalog> history;       // the fitted catalog when `training` is set (built at parse time)
-  double exploration_measurement_sigma = 0.05;  // `beliefs.exploration.measurement_sigma`
-  double agent_measurement_sigma = kDefaultAgentMeasurementSigma;  // `beliefs.agent.measurement_sigma`
+  std::shared_ptr<const Catalog> history;  // the fitted catalog when `training` is set (built at parse time)
+  // `beliefs.<source>`: each source's own options (sim/beliefs/belief_sources.h), read by the source.
+  BeliefOptions options;
 };
 
 enum class EventsMode { kNone, kFirstSeed, kAll };

@@ -44,7 +44,7 @@ EngineConfig engine_config(const ExperimentConfig& config, std::uint64_t seed, b
   ec.scheduler = config.scheduler;
   ec.record_events = keep_events;
   ec.seed = seed;
-  ec.step_measurement_sigma = config.beliefs.agent_measurement_sigma;
+  ec.step_measurement_sigma = config.beliefs.options.agent_measurement_sigma;
   return ec;
 }
 
@@ -52,9 +52,9 @@ std::shared_ptr<const BeliefSource> make_beliefs(const ExperimentConfig& config,
                                                  std::shared_ptr<const Workload> wl, std::uint64_t seed) {
   BeliefInputs in;
   in.history = config.history_catalog();
-  in.agent_measurement_sigma = config.beliefs.agent_measurement_sigma;
+  in.agent_measurement_sigma = config.beliefs.options.agent_measurement_sigma;
   in.measure =
-      make_speed_measurer(wl, config.beliefs.exploration_measurement_sigma, config.cluster.gpus_per_node, seed);
+      make_speed_measurer(wl, config.beliefs.options.exploration_measurement_sigma, config.cluster.gpus_per_node, seed);
   in.losses = make_loss_observer(std::move(wl), config.workload.loss_sigma, seed);
   return make_belief_source(name, in, config.origin + ": beliefs");
 }

@@ -458,28 +458,34 @@ StrategyInfo gavel_fifo_strategy_info() {
                     "Gavel's `fifo`: jobs in arrival order each get a whole GPU type with room (kept once given), "
                     "the last type by name first.");
 }
+const StrategyRegistrar gavel_fifo_registrar{gavel_fifo_strategy_info};
 StrategyInfo gavel_fifo_perf_strategy_info() {
   return gavel_info("gavel_fifo_perf", GavelPolicy::kFifoPerf,
                     "Gavel's `fifo_perf`: jobs in arrival order each get the type with room of highest throughput.");
 }
+const StrategyRegistrar gavel_fifo_perf_registrar{gavel_fifo_perf_strategy_info};
 StrategyInfo max_min_fairness_strategy_info() {
   return gavel_info("max_min_fairness", GavelPolicy::kLas,
                     "Gavel's `max_min_fairness` (LAS): time fractions per type that even out GPUs per job (an LP).");
 }
+const StrategyRegistrar max_min_fairness_registrar{max_min_fairness_strategy_info};
 StrategyInfo finish_time_fairness_perf_strategy_info() {
   return gavel_info("finish_time_fairness_perf", GavelPolicy::kFtfPerf,
                     "Gavel's `finish_time_fairness_perf`: time fractions per type that minimise the largest ratio of "
                     "a job's finish time to its finish time alone on an equal share (LPs bisected).");
 }
+const StrategyRegistrar finish_time_fairness_perf_registrar{finish_time_fairness_perf_strategy_info};
 StrategyInfo min_total_duration_perf_strategy_info() {
   return gavel_info("min_total_duration_perf", GavelPolicy::kMakespanPerf,
                     "Gavel's `min_total_duration_perf`: time fractions per type under which every job finishes "
                     "its remaining steps soonest (the makespan; an LP, Gavel's 5% search replayed).");
 }
+const StrategyRegistrar min_total_duration_perf_registrar{min_total_duration_perf_strategy_info};
 StrategyInfo max_min_fairness_perf_strategy_info() {
   return gavel_info("max_min_fairness_perf", GavelPolicy::kLasPerf,
                     "Gavel's `max_min_fairness_perf`: time fractions per type that maximise the smallest throughput "
                     "relative to a capacity-proportional share (an LP).");
 }
+const StrategyRegistrar max_min_fairness_perf_registrar{max_min_fairness_perf_strategy_info};
 
 }  // namespace ringsched

@@ -322,5 +322,6 @@ StrategyInfo pollux_strategy_info() {
   };
   return info;
 }
+const StrategyRegistrar pollux_registrar{pollux_strategy_info};
 
 }  // namespace ringsched

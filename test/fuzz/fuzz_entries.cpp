@@ -1,5 +1,5 @@
-// test/fuzz/fuzz_entries.cpp — the fuzz targets: bytes into the project's readers as the command line uses them,
-// InputError accepted, anything else left to escape (libFuzzer and the replay test report it).
+// test/fuzz/fuzz_entries.cpp — the fuzz-target registry and the targets: bytes into the project's readers as the
+// command line uses them, InputError accepted, anything else left to escape (libFuzzer and the replay test report it).
 #include "test/fuzz/fuzz_entries.h"
 
 #include <unistd.h>
@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <stdexcept>
 
 #include "models/input_error.h"
 #include "sim/experiments/config.h"
@@ -362,27 +363,59 @@ std::vector<std::string> checkpoint_seeds() {
 }
 #endif
 
+// Each target registers itself beside its body (a new target may be a file of its own in test/fuzz/: the library
+// globs the folder and is linked whole).
+const TargetRegistrar config_fuzz_target{
+    {"config", "experiment config: parse, validate, one capped run", run_config, config_seeds}};
+const TargetRegistrar pollux_trace_fuzz_target{
+    {"pollux_trace", "Pollux workload CSV into a goodput workload", run_pollux_trace, pollux_trace_seeds}};
+const TargetRegistrar generic_trace_fuzz_target{
+    {"generic_trace", "generic trace CSV into a workload", run_generic_trace, generic_trace_seeds}};
+const TargetRegistrar gavel_trace_fuzz_target{
+    {"gavel_trace", "Gavel trace (tab-separated) into a workload", run_gavel_trace, gavel_trace_seeds}};
+const TargetRegistrar points_csv_fuzz_target{
+    {"points_csv", "fit --csv points, fitted under each protocol", run_points_csv, points_csv_seeds}};
+const TargetRegistrar goodput_tables_fuzz_target{{"goodput_tables",
+                                                  "Pollux application tables (placements, scalability, validation)",
+                                                  run_goodput_tables, goodput_tables_seeds}};
+const TargetRegistrar results_fuzz_target{
+    {"results", "sweep.json on --resume and check's summary/sweep inputs", run_results, results_seeds}};
+const TargetRegistrar measurement_fuzz_target{
+    {"measurement", "ringsched-profile measurement JSON", run_measurement, measurement_seeds}};
+const TargetRegistrar fit_measurement_fuzz_target{
+    {"fit_measurement", "measurement files through `ringsched fit --measurement` (points, fit, entry)",
+     run_fit_measurement, fit_measurement_seeds}};
+const TargetRegistrar gavel_throughputs_fuzz_target{{"gavel_throughputs",
+                                                     "Gavel's throughputs file into the gavel catalog",
+                                                     run_gavel_throughputs, gavel_throughputs_seeds}};
+#ifdef RINGSCHED_HAVE_PROFILER_CORE
+const TargetRegistrar checkpoint_fuzz_target{
+    {"checkpoint", "ringsched-profile checkpoint bytes", run_checkpoint, checkpoint_seeds}};
+#endif
+
+std::vector<Target>& registrations() {
+  static std::vector<Target> all;
+  return all;
+}
+
+std::vector<Target> sorted_targets() {
+  auto all = registrations();
+  std::sort(all.begin(), all.end(), [](const Target& a, const Target& b) { return std::string_view(a.name) < b.name; });
+  for (std::size_t i = 1; i < all.size(); ++i)
+    if (std::string_view(all[i].name) == all[i - 1].name)
+      throw std::logic_error(std::string("fuzz target '") + all[i].name + "' is registered twice (TargetRegistrar)");
+  return all;
+}
+
 }  // namespace
 
+TargetRegistrar::TargetRegistrar(const Target& target) {
+  registrations().push_back(target);
+}
+
+// Registrars run during static initialisation, before any look-up.
 const std::vector<Target>& targets() {
-  static const std::vector<Target> all = {
-      {"config", "experiment config: parse, validate, one capped run", run_config, config_seeds},
-      {"pollux_trace", "Pollux workload CSV into a goodput workload", run_pollux_trace, pollux_trace_seeds},
-      {"generic_trace", "generic trace CSV into a workload", run_generic_trace, generic_trace_seeds},
-      {"gavel_trace", "Gavel trace (tab-separated) into a workload", run_gavel_trace, gavel_trace_seeds},
-      {"points_csv", "fit --csv points, fitted under each protocol", run_points_csv, points_csv_seeds},
-      {"goodput_tables", "Pollux application tables (placements, scalability, validation)", run_goodput_tables,
-       goodput_tables_seeds},
-      {"results", "sweep.json on --resume and check's summary/sweep inputs", run_results, results_seeds},
-      {"measurement", "ringsched-profile measurement JSON", run_measurement, measurement_seeds},
-      {"fit_measurement", "measurement files through `ringsched fit --measurement` (points, fit, entry)",
-       run_fit_measurement, fit_measurement_seeds},
-      {"gavel_throughputs", "Gavel's throughputs file into the gavel catalog", run_gavel_throughputs,
-       gavel_throughputs_seeds},
-#ifdef RINGSCHED_HAVE_PROFILER_CORE
-      {"checkpoint", "ringsched-profile checkpoint bytes", run_checkpoint, checkpoint_seeds},
-#endif
-  };
+  static const std::vector<Target> all = sorted_targets();
   return all;
 }
 

@@ -1,6 +1,6 @@
 // test/fuzz/fuzz_entries.h — the fuzz targets' bodies: each feeds bytes to one of the project's input readers the
 // way the command line does. An input may be accepted or rejected with InputError; anything else (another
-// exception, a sanitizer report, a crash, a hang) is a finding. The libFuzzer executables (fuzz_main.cpp, built with
+// exception, a sanitizer report, a crash, a hang) is a finding. The libFuzzer executable (fuzz_main.cpp, built with
 // -DRINGSCHED_FUZZ=ON under clang) and the regular test suite (test_fuzz_replay.cpp, which replays the seed corpora
 // and every input that ever failed) call the same functions.
 #pragma once
@@ -18,8 +18,15 @@ struct Target {
   std::vector<std::string> (*seeds)();  // seed inputs from the repository (examples, shipped data, fixtures)
 };
 
-// Every target, by name: config, pollux_trace, generic_trace, gavel_trace, points_csv, goodput_tables, results,
-// measurement, fit_measurement, gavel_throughputs, checkpoint.
+// A target registers itself beside its body with one object at namespace scope (unique name, even in a unity build):
+//   const TargetRegistrar config_fuzz_target{{"config", "experiment config: ...", run_config, config_seeds}};
+// Nothing else lists targets: the library, the libFuzzer executable (one, the target chosen at run time), the replay
+// tests and scripts/fuzz all take them from here. Two targets of one name make targets() throw std::logic_error.
+struct TargetRegistrar {
+  explicit TargetRegistrar(const Target& target);
+};
+
+// Every registered target, in name order.
 const std::vector<Target>& targets();
 const Target* find_target(std::string_view name);
 

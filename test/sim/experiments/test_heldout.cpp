@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "sim/beliefs/belief_sources.h"
 #include "sim/experiments/belief_checks.h"
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/report.h"
@@ -208,10 +209,9 @@ TEST_CASE("sim::Heldout: the prediction-error table", "[heldout]") {
   CHECK(md.find("| class | belief source |") != std::string::npos);
   nlohmann::json bad = small_heldout();
   bad["strategies"] = {{{"name", "precompute"}, {"beliefs", "crystal-ball"}}};
-  CHECK(
-      error_of([&] { (void)parse_experiment(bad, "h.json", ""); }) ==
-      "h.json: strategies[0].beliefs: unknown belief source 'crystal-ball' (valid: agent, exploration, history, none, "
-      "online, oracle)");
+  CHECK(error_of([&] { (void)parse_experiment(bad, "h.json", ""); }) ==
+        "h.json: strategies[0].beliefs: unknown belief source 'crystal-ball' (valid: " +
+            join_names(belief_source_names()) + ")");
 }
 
 TEST_CASE("sim::Heldout: in-sample history is the truth's class model", "[heldout]") {
