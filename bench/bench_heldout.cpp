@@ -5,7 +5,7 @@
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/runner.h"
 #include "sim/fitting/speed_fit.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/pollux.h"
 
 using namespace ringsched;

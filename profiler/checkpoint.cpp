@@ -14,8 +14,8 @@
 
 #include "models/input_error.h"
 #include "profiler/mlp.h"
-#include "workloads/input_file.h"
-#include "workloads/measurement.h"
+#include "workloads/io/input_file.h"
+#include "workloads/measurement/measurement.h"
 
 namespace ringsched::profiler {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "profiler/synthetic_data.h"
-#include "workloads/atomic_write.h"
+#include "workloads/io/atomic_write.h"
 
 namespace ringsched::profiler {
 
@@ -57,7 +57,7 @@ void check_output_folder(const std::string& flag, const std::string& path);
 std::string read_file_bytes(const std::string& path);
 
 inline void save_checkpoint(const Checkpoint& c, const std::string& path) {
-  write_file_atomic(path, serialize_checkpoint(c));  // temp file, fsync, rename (workloads/atomic_write.h)
+  write_file_atomic(path, serialize_checkpoint(c));  // temp file, fsync, rename (workloads/io/atomic_write.h)
 }
 inline Checkpoint load_checkpoint(const std::string& path) {
   return parse_checkpoint(read_file_bytes(path), path);

@@ -8,7 +8,7 @@
 
 #include "models/input_error.h"
 #include "models/speed_model.h"
-#include "workloads/measurement.h"
+#include "workloads/measurement/measurement.h"
 
 namespace ringsched::profiler {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/measurement.h"
+#include "workloads/measurement/measurement.h"
 
 namespace ringsched::profiler {
 

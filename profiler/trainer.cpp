@@ -15,7 +15,7 @@
 #include "profiler/mlp.h"
 #include "profiler/mpi_context.h"
 #include "profiler/rng.h"
-#include "workloads/measurement.h"
+#include "workloads/measurement/measurement.h"
 
 namespace ringsched::profiler {
 

@@ -25,7 +25,7 @@
 #include "sim/experiments/runner.h"
 #include "sim/fitting/fit_command.h"
 #include "strategies/registry.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace py = pybind11;
 

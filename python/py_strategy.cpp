@@ -19,7 +19,7 @@
 #include "py_values.h"
 #include "sim/beliefs/belief_sources.h"
 #include "strategies/registry.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched::python {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "strategies/strategy.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 

@@ -6,8 +6,8 @@
 #include <array>
 #include <functional>
 
-#include "workloads/csv.h"
-#include "workloads/input_file.h"
+#include "workloads/io/csv.h"
+#include "workloads/io/input_file.h"
 
 namespace ringsched {
 namespace {

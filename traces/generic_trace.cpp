@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "workloads/csv.h"
+#include "workloads/io/csv.h"
 
 namespace ringsched {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "workloads/csv.h"
+#include "workloads/io/csv.h"
 #include "workloads/goodput_app.h"
 
 namespace ringsched {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "traces/trace.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/workload.h"
 
 namespace ringsched {

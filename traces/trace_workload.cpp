@@ -8,7 +8,7 @@
 #include <boost/random/normal_distribution.hpp>
 
 #include "traces/trace_format.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/rng.h"
 
 namespace ringsched {

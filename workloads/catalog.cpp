@@ -7,7 +7,7 @@
 #include "models/table_speed.h"
 #include "workloads/builtin_catalogs.h"
 #include "workloads/goodput_app.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/speed_registry.h"
 #include "workloads/table_sources.h"
 

@@ -4,7 +4,7 @@
 
 #include "models/input_error.h"
 #include "workloads/builtin_catalogs.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 #include <algorithm>
 #include <stdexcept>

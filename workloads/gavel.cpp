@@ -10,7 +10,7 @@
 #include "models/input_error.h"
 #include "models/scale_table.h"
 #include "workloads/data_catalogs.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 namespace {

@@ -14,8 +14,8 @@
 #include <unordered_map>
 
 #include "models/table_speed.h"
-#include "workloads/csv.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/csv.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/pollux_data.h"
 
 namespace ringsched {

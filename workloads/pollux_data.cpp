@@ -12,8 +12,8 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "workloads/csv.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/csv.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 namespace fs = std::filesystem;
@@ -80,7 +80,7 @@ void read_pollux_step_file(const std::string& path, bool placements, bool typed,
     }
     r.local_batch = t.positive(row, c_bsz);
     r.step_seconds = t.positive(row, c_step);
-    // A step between a nanosecond and a year, as for measured points (workloads/points_csv.cpp).
+    // A step between a nanosecond and a year, as for measured points (workloads/measurement/points_csv.cpp).
     if (r.step_seconds < 1e-9 || r.step_seconds > 3.2e7) {
       t.fail(row, "column 'step_time': must be between 1e-9 and 3.2e7 s, got " + t.text(row, c_step));
     }

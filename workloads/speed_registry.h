@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "models/step_time_model.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "workloads/points_csv.h"
+#include "workloads/measurement/points_csv.h"
 #include "workloads/pollux_data.h"
 #include "workloads/speed_registry.h"
 

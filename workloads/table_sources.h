@@ -12,8 +12,8 @@
 
 #include "models/step_time_model.h"
 #include "models/table_speed.h"
-#include "workloads/input_path.h"  // resolve_input_path, for sources that name files
-#include "workloads/json_reader.h"
+#include "workloads/io/input_path.h"  // resolve_input_path, for sources that name files
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 

@@ -11,7 +11,7 @@
 
 #include "sim/beliefs/agent_belief.h"
 #include "workloads/goodput_app.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "models/fit.h"
 #include "strategies/strategy.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/workload.h"
 
 namespace ringsched {

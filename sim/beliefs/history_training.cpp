@@ -10,7 +10,7 @@
 
 #include "models/net_interval.h"
 #include "models/table_speed.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/rng.h"
 
 namespace ringsched {

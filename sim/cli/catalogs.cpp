@@ -10,7 +10,7 @@
 #include "workloads/catalog.h"
 #include "workloads/data_catalogs.h"
 #include "workloads/goodput_app.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/pollux.h"
 
 namespace ringsched::cli {

@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "workloads/closest_name.h"
+#include "workloads/io/closest_name.h"
 
 namespace ringsched::cli {
 
@@ -20,7 +20,7 @@ CLI::Validator non_empty();
 // Finite decimal numbers only ("0.5", "1e-3", "30"; not "nan", "inf", "0x1p3", "1e309").
 CLI::Validator strict_number();
 
-// The candidate closest to `word` by edit distance, when close enough to be a typo of it (workloads/closest_name.h,
+// The candidate closest to `word` by edit distance, when close enough to be a typo of it (workloads/io/closest_name.h,
 // shared with the JSON readers' unknown-key messages).
 using ringsched::closest_name;
 

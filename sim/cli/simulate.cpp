@@ -9,7 +9,7 @@
 #include "sim/cli/run_options.h"
 #include "sim/experiments/plot.h"
 #include "sim/experiments/work_estimate.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched::cli {
 namespace {

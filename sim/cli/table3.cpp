@@ -14,7 +14,7 @@
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/plot.h"
 #include "sim/experiments/report.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched::cli {
 namespace {
@@ -70,7 +70,7 @@ nlohmann::json heldout_document(const Table3Options& o) {
   if (o.loss_sigma) doc["workload"]["loss_sigma"] = *o.loss_sigma;
   if (o.train_runs) doc["beliefs"]["history"]["runs"] = *o.train_runs;
   // The flag's folder is the user's own, relative to where they are: made absolute, so the built-in config's rule for
-  // its relative names (no "..", workloads/input_path.h) does not apply to it.
+  // its relative names (no "..", workloads/io/input_path.h) does not apply to it.
   if (!o.pollux_dir.empty()) doc["workload"]["pollux_dir"] = std::filesystem::absolute(o.pollux_dir).string();
   apply_run_options(doc, o.run);
   return doc;

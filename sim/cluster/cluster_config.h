@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/cluster/topology.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "sim/cluster/topology.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 

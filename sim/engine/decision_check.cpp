@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "workloads/number_text.h"
+#include "workloads/io/number_text.h"
 
 namespace ringsched {
 

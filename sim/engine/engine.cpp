@@ -22,7 +22,7 @@
 #include "sim/engine/public_facts.h"
 #include "sim/engine/rounds.h"
 #include "sim/engine/run_guard.h"
-#include "workloads/number_text.h"
+#include "workloads/io/number_text.h"
 #include "workloads/rng.h"
 
 namespace ringsched {

@@ -7,7 +7,7 @@
 #include "sim/engine/horizon.h"
 #include "sim/engine/public_facts.h"
 #include "workloads/goodput_app.h"
-#include "workloads/number_text.h"
+#include "workloads/io/number_text.h"
 #include "workloads/rng.h"
 
 namespace ringsched::engine_detail {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/atomic_write.h"  // write_file_atomic
+#include "workloads/io/atomic_write.h"  // write_file_atomic
 
 namespace ringsched {
 

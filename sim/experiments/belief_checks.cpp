@@ -12,7 +12,7 @@
 #include "sim/engine/metrics.h"
 #include "sim/experiments/config.h"
 #include "sim/experiments/runner.h"
-#include "workloads/number_text.h"
+#include "workloads/io/number_text.h"
 
 namespace ringsched {
 namespace {

@@ -1,7 +1,7 @@
 // sim/experiments/builtin_configs.cpp — the texts of the built-in table3 configs.
 #include "sim/experiments/builtin_configs.h"
 
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 namespace {

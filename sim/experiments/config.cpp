@@ -13,8 +13,8 @@
 #include "strategies/registry.h"
 #include "traces/trace_format.h"
 #include "workloads/data_catalogs.h"
-#include "workloads/input_path.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/input_path.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/pollux.h"
 
 namespace ringsched {
@@ -25,7 +25,7 @@ std::vector<std::pair<std::string, double>> default_levels() {
 
 namespace {
 
-// The file a config's string value names (workloads/input_path.h: relative to the config's folder, not above it
+// The file a config's string value names (workloads/io/input_path.h: relative to the config's folder, not above it
 // unless "allow_parent_paths"); a refusal names the value's JSON path.
 std::string resolve_path(const JsonReader& value, const std::string& base_dir) {
   try {

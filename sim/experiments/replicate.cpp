@@ -9,7 +9,7 @@
 #include "sim/engine/optimality_gap.h"
 #include "strategies/registry.h"
 #include "workloads/gavel_jobs.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 

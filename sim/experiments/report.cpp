@@ -11,7 +11,7 @@
 #include "sim/experiments/belief_checks.h"
 #include "sim/experiments/builtin_configs.h"
 #include "traces/trace_format.h"
-#include "workloads/number_text.h"
+#include "workloads/io/number_text.h"
 
 namespace ringsched {
 

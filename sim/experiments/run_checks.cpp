@@ -15,8 +15,8 @@
 #include "sim/engine/rounds.h"
 #include "sim/experiments/config.h"
 #include "traces/trace_format.h"
-#include "workloads/json_reader.h"
-#include "workloads/number_text.h"
+#include "workloads/io/json_reader.h"
+#include "workloads/io/number_text.h"
 
 namespace ringsched {
 namespace {

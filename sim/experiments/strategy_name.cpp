@@ -7,7 +7,7 @@
 #include "models/input_error.h"
 #include "sim/beliefs/belief_sources.h"
 #include "strategies/registry.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 

@@ -12,10 +12,10 @@
 #include "models/net_interval.h"
 #include "sim/fitting/fit_study.h"
 #include "sim/fitting/speed_fit.h"
-#include "workloads/atomic_write.h"
-#include "workloads/json_reader.h"
-#include "workloads/measurement.h"
-#include "workloads/points_csv.h"
+#include "workloads/io/atomic_write.h"
+#include "workloads/io/json_reader.h"
+#include "workloads/measurement/measurement.h"
+#include "workloads/measurement/points_csv.h"
 #include "workloads/pollux.h"
 
 namespace ringsched {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/measurement.h"
+#include "workloads/measurement/measurement.h"
 #include "workloads/table_sources.h"
 
 namespace ringsched {

@@ -19,7 +19,7 @@
 #include "models/input_error.h"
 #include "models/net_interval.h"
 #include "models/nnls.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 

@@ -15,7 +15,7 @@
 
 #include "models/input_error.h"
 #include "sim/engine/metrics.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 namespace {

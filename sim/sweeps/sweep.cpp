@@ -22,7 +22,7 @@
 #include "sim/experiments/parallel.h"
 #include "sim/experiments/plot.h"
 #include "sim/experiments/progress.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "sim/experiments/report.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 

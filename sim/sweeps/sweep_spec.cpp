@@ -10,7 +10,7 @@
 
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/config.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 namespace {

@@ -8,7 +8,7 @@
 #include "mpi_test_util.h"
 #include "profiler/backend_registry.h"
 #include "profiler/profile_run.h"
-#include "workloads/measurement.h"
+#include "workloads/measurement/measurement.h"
 
 using namespace ringsched::profiler;
 using ringsched::profiler::testing::outcome_of;

@@ -6,7 +6,7 @@
 #include "profiler/checkpoint.h"
 #include "profiler/rng.h"
 #include "temp_dir.h"
-#include "workloads/measurement.h"
+#include "workloads/measurement/measurement.h"
 
 using namespace ringsched::profiler;
 using ringsched::profiler::testing::TempDir;

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "workloads/catalog.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched::test {
 

@@ -136,7 +136,7 @@ TEST_CASE("sim::Layout: room_of maps paths to the innermost room", "[sim][layout
   CHECK(room_of("sim/engine/engine.h") == "sim/engine");
   CHECK(room_of("strategies/eight.cpp") == "strategies");
   CHECK(room_of("profiler/mlp.h") == "profiler");
-  CHECK(room_of("workloads/measurement.h") == "workloads");
+  CHECK(room_of("workloads/measurement/measurement.h") == "workloads");
   CHECK(room_of("sim/fitting/speed_fit.h") == "sim/fitting");
   CHECK(room_of("sim/sweeps/sweep.h") == "sim/sweeps");
   CHECK(room_of("bench/bench_engine.cpp").empty());

@@ -9,7 +9,7 @@
 #include "strategies/common/allocation.h"
 #include "test/sim/cli_util.h"
 #include "test/sim/linear_catalog.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 using namespace ringsched::test;

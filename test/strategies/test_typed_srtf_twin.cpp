@@ -21,8 +21,8 @@
 #include "sim/experiments/replicate.h"
 #include "strategies/strategy.h"
 #include "test/sim/cli_util.h"
-#include "workloads/json_reader.h"
-#include "workloads/number_text.h"
+#include "workloads/io/json_reader.h"
+#include "workloads/io/number_text.h"
 
 using namespace ringsched;
 

@@ -19,7 +19,7 @@
 #include "traces/generic_trace.h"
 #include "traces/pollux_trace.h"
 #include "traces/trace_workload.h"
-#include "workloads/csv.h"
+#include "workloads/io/csv.h"
 #include "workloads/gavel.h"
 #include "workloads/pollux.h"
 

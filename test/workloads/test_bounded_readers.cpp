@@ -19,10 +19,10 @@
 #include "test/sanitized.h"
 #include "traces/gavel_trace.h"
 #include "traces/generic_trace.h"
-#include "workloads/csv.h"
+#include "workloads/io/csv.h"
 #include "workloads/gavel.h"
-#include "workloads/input_file.h"
-#include "workloads/measurement.h"
+#include "workloads/io/input_file.h"
+#include "workloads/measurement/measurement.h"
 
 using namespace ringsched;
 using ringsched::test::error_of;

@@ -6,7 +6,7 @@
 
 #include "test/input_error_of.h"
 #include "workloads/catalog.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/speed_registry.h"
 
 using namespace ringsched;

@@ -13,7 +13,7 @@
 #include "test/sim/cli_util.h"
 #include "workloads/catalog.h"
 #include "workloads/goodput_app.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 using ringsched::test::error_of;

@@ -16,8 +16,8 @@
 #include "traces/pollux_trace.h"
 #include "traces/trace_workload.h"
 #include "workloads/catalog.h"
-#include "workloads/input_file.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/input_file.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 using ringsched::test::error_of;

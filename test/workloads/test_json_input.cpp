@@ -11,8 +11,8 @@
 #include "test/input_error_of.h"
 #include "test/sim/cli_util.h"
 #include "workloads/catalog.h"
-#include "workloads/closest_name.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/closest_name.h"
+#include "workloads/io/json_reader.h"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::Equals;

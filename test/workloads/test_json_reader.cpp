@@ -6,7 +6,7 @@
 
 #include "sim/experiments/runner.h"
 #include "test/input_error_of.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::Equals;

@@ -8,7 +8,7 @@
 
 #include "models/input_error.h"
 #include "test/sim/cli_util.h"
-#include "workloads/measurement.h"
+#include "workloads/measurement/measurement.h"
 
 using namespace ringsched::profiler;
 using ringsched::InputError;

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <memory>
 
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/workload.h"
 
 using namespace ringsched;

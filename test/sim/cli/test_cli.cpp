@@ -20,7 +20,7 @@
 #include "strategies/registry.h"
 #include "test/sanitized.h"
 #include "test/sim/cli_util.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 using Catch::Matchers::Contains;

@@ -11,7 +11,7 @@
 #include "sim/cluster/topology.h"
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/runner.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 

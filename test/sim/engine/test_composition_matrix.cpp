@@ -19,7 +19,7 @@
 #include "strategies/registry.h"
 #include "test/input_error_of.h"
 #include "test/sim/same_run.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 using nlohmann::json;

@@ -12,7 +12,7 @@
 
 #include "sim/engine/engine.h"
 #include "strategies/registry.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/workload.h"
 
 using namespace ringsched;

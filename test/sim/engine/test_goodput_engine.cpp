@@ -14,7 +14,7 @@
 #include "strategies/registry.h"
 #include "test/sim/scripted_strategy.h"
 #include "workloads/goodput_app.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/pollux.h"
 #include "workloads/workload.h"
 

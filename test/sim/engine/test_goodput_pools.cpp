@@ -27,7 +27,7 @@
 #include "test/sim/cli_util.h"
 #include "test/sim/scripted_strategy.h"
 #include "workloads/goodput_app.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 

@@ -12,7 +12,7 @@
 #include "sim/engine/engine.h"
 #include "test/sim/scripted_strategy.h"
 #include "test/sim/two_jobs.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 

@@ -15,7 +15,7 @@
 #include "test/sim/linear_catalog.h"
 #include "test/sim/same_run.h"
 #include "test/sim/scripted_strategy.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/workload.h"
 
 using namespace ringsched;

@@ -12,7 +12,7 @@
 #include "strategies/registry.h"
 #include "test/sanitized.h"
 #include "test/sim/same_run.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/rng.h"
 #include "workloads/workload.h"
 

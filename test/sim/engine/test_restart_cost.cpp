@@ -11,7 +11,7 @@
 #include "test/sim/linear_catalog.h"
 #include "test/sim/scripted_strategy.h"
 #include "test/sim/two_jobs.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 

@@ -17,7 +17,7 @@
 #include "test/input_error_of.h"
 #include "test/sim/linear_catalog.h"
 #include "test/sim/scripted_strategy.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 using ringsched::test::error_of;

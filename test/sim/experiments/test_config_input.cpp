@@ -12,7 +12,7 @@
 #include "test/input_error_of.h"
 #include "test/sim/cli_util.h"
 #include "workloads/catalog.h"
-#include "workloads/input_path.h"
+#include "workloads/io/input_path.h"
 
 using namespace ringsched;
 using Catch::Matchers::Contains;

@@ -13,7 +13,7 @@
 #include "test/input_error_of.h"
 #include "test/sim/cli_util.h"
 #include "workloads/goodput_app.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 using Catch::Matchers::Contains;

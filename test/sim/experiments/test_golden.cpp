@@ -16,7 +16,7 @@
 #include "sim/experiments/report.h"
 #include "sim/experiments/runner.h"
 #include "test/sim/cli_util.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 

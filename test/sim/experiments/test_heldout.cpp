@@ -11,7 +11,7 @@
 #include "sim/experiments/report.h"
 #include "sim/experiments/runner.h"
 #include "test/input_error_of.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/pollux.h"
 
 using namespace ringsched;

@@ -16,7 +16,7 @@
 #include "sim/sweeps/check.h"
 #include "strategies/registry.h"
 #include "test/input_error_of.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 using ringsched::test::error_of;

@@ -10,7 +10,7 @@
 #include "sim/experiments/runner.h"
 #include "test/input_error_of.h"
 #include "test/sim/cli_util.h"
-#include "workloads/measurement.h"
+#include "workloads/measurement/measurement.h"
 
 using namespace ringsched;
 using ringsched::test::error_of;

@@ -19,7 +19,7 @@
 #include "traces/trace.h"
 #include "workloads/gavel.h"
 #include "workloads/gavel_jobs.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 using Catch::Contains;

@@ -14,7 +14,7 @@
 #include "sim/experiments/belief_checks.h"
 #include "sim/experiments/runner.h"
 #include "test/sim/cli_util.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 #include "workloads/pollux.h"
 
 using namespace ringsched;

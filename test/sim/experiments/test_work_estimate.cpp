@@ -15,7 +15,7 @@
 #include "sim/experiments/replicate.h"
 #include "sim/experiments/work_estimate.h"
 #include "test/sim/cli_util.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 using Catch::Contains;

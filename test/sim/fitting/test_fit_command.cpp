@@ -15,7 +15,7 @@
 #include "sim/fitting/fit_study.h"
 #include "sim/fitting/speed_fit.h"
 #include "workloads/catalog.h"
-#include "workloads/points_csv.h"
+#include "workloads/measurement/points_csv.h"
 #include "workloads/pollux.h"
 
 using namespace ringsched;

@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "sim/sweeps/check.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 namespace fs = std::filesystem;

@@ -11,7 +11,7 @@
 
 #include "sim/experiments/progress.h"
 #include "sim/sweeps/sweep.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/json_reader.h"
 
 using namespace ringsched;
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-// workloads/number_text.h — the one short form of a number in messages and tables: printf's %.6g (six significant
+// workloads/io/number_text.h — the one short form of a number in messages and tables: printf's %.6g (six significant
 // digits, exponent when needed), so every message and report writes the same value the same way.
 #pragma once
 

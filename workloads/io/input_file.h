@@ -1,4 +1,4 @@
-// workloads/input_file.h — reading a user's input file whole, with the limits every reader shares: it must exist, be a
+// workloads/io/input_file.h — reading a user's input file whole, with the limits every reader shares: it must exist, be a
 // regular file (not a directory, FIFO or device such as /dev/zero) and be at most a size cap; failures are
 // InputError naming the file.
 #pragma once

@@ -1,4 +1,4 @@
-// workloads/measurement.h — the profiler's measurement file (JSON, schema "ringsched.measurement" v1): the struct,
+// workloads/measurement/measurement.h — the profiler's measurement file (JSON, schema "ringsched.measurement" v1): the struct,
 // strict loading with errors that name the file and the JSON path, atomic saving, and the conversion of
 // measurements taken at several world sizes into Eq. 5 fit points. No MPI or CUDA here: `ringsched fit` uses it.
 //

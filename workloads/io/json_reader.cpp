@@ -1,5 +1,5 @@
-// workloads/json_reader.cpp — validated JSON access with file + JSON-path error messages.
-#include "workloads/json_reader.h"
+// workloads/io/json_reader.cpp — validated JSON access with file + JSON-path error messages.
+#include "workloads/io/json_reader.h"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "workloads/closest_name.h"
-#include "workloads/input_file.h"
+#include "workloads/io/closest_name.h"
+#include "workloads/io/input_file.h"
 
 namespace ringsched {
 namespace {

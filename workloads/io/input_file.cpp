@@ -1,5 +1,5 @@
-// workloads/input_file.cpp — bounded whole-file reads for user input.
-#include "workloads/input_file.h"
+// workloads/io/input_file.cpp — bounded whole-file reads for user input.
+#include "workloads/io/input_file.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,4 +1,4 @@
-// workloads/closest_name.h — "did you mean" suggestions: the valid name closest to a mistyped one, shared by the
+// workloads/io/closest_name.h — "did you mean" suggestions: the valid name closest to a mistyped one, shared by the
 // command line (subcommands, flags) and the JSON readers (unknown keys in configs, catalogs, sweep files).
 #pragma once
 

@@ -1,5 +1,5 @@
-// workloads/atomic_write.cpp — temporary file (a distinctive `.ringsched-tmp.PID.NAME`), fsync, rename.
-#include "workloads/atomic_write.h"
+// workloads/io/atomic_write.cpp — temporary file (a distinctive `.ringsched-tmp.PID.NAME`), fsync, rename.
+#include "workloads/io/atomic_write.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
-// workloads/closest_name.cpp — the closest valid name to a mistyped one (Levenshtein distance), for "did you mean".
-#include "workloads/closest_name.h"
+// workloads/io/closest_name.cpp — the closest valid name to a mistyped one (Levenshtein distance), for "did you mean".
+#include "workloads/io/closest_name.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,4 +1,4 @@
-// workloads/atomic_write.h — the one atomic file write of the project: a temporary name in the same folder, then a
+// workloads/io/atomic_write.h — the one atomic file write of the project: a temporary name in the same folder, then a
 // rename into place, so a reader never sees a half-written file (outputs, sweep results, profiler measurements).
 #pragma once
 

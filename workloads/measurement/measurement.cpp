@@ -1,6 +1,6 @@
-// workloads/measurement.cpp — measurement file: strict JSON reading with file + JSON-path errors, atomic writing,
+// workloads/measurement/measurement.cpp — measurement file: strict JSON reading with file + JSON-path errors, atomic writing,
 // log-log all-reduce interpolation and Eq. 5 fit points.
-#include "workloads/measurement.h"
+#include "workloads/measurement/measurement.h"
 
 #include <unistd.h>
 #include <algorithm>
@@ -16,9 +16,9 @@
 #include <system_error>
 
 #include "models/input_error.h"
-#include "workloads/atomic_write.h"
-#include "workloads/input_file.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/atomic_write.h"
+#include "workloads/io/input_file.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched::profiler {
 

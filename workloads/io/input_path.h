@@ -1,4 +1,4 @@
-// workloads/input_path.h — where a file name written in a config or catalog points: a relative name is resolved
+// workloads/io/input_path.h — where a file name written in a config or catalog points: a relative name is resolved
 // against the folder of the file that names it and may not leave that folder through ".." unless the config (or
 // catalog) says "allow_parent_paths": true; absolute names are the user's choice and are taken as written.
 #pragma once

@@ -1,5 +1,5 @@
-// workloads/input_path.cpp — resolving a config's or catalog's file names, and the ".." rule.
-#include "workloads/input_path.h"
+// workloads/io/input_path.cpp — resolving a config's or catalog's file names, and the ".." rule.
+#include "workloads/io/input_path.h"
 
 #include <filesystem>
 

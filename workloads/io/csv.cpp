@@ -1,5 +1,5 @@
-// workloads/csv.cpp — the CSV reader.
-#include "workloads/csv.h"
+// workloads/io/csv.cpp — the CSV reader.
+#include "workloads/io/csv.h"
 
 #include <charconv>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <limits>
 #include <utility>
 
-#include "workloads/closest_name.h"
-#include "workloads/input_file.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/closest_name.h"
+#include "workloads/io/input_file.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 namespace {

@@ -1,10 +1,10 @@
-// workloads/points_csv.cpp — the plain measured-points CSV reader.
-#include "workloads/points_csv.h"
+// workloads/measurement/points_csv.cpp — the plain measured-points CSV reader.
+#include "workloads/measurement/points_csv.h"
 
 #include <set>
 
-#include "workloads/csv.h"
-#include "workloads/json_reader.h"
+#include "workloads/io/csv.h"
+#include "workloads/io/json_reader.h"
 
 namespace ringsched {
 

@@ -1,4 +1,4 @@
-// workloads/json_reader.h — validated reading of JSON input: every error names the file and the JSON path
+// workloads/io/json_reader.h — validated reading of JSON input: every error names the file and the JSON path
 // ("cfg.json: workload.arrival.load: must be > 0, got -1") and is thrown as ringsched::InputError (exit 2).
 #pragma once
 
@@ -70,7 +70,7 @@ class JsonReader {
 };
 
 // "unknown key (valid keys here: a, jobs); did you mean 'jobs'?" (the suggestion when `key` is close to one of them,
-// workloads/closest_name.h) — for readers that check keys without expect_object.
+// workloads/io/closest_name.h) — for readers that check keys without expect_object.
 std::string unknown_key_message(const std::string& key, const std::vector<std::string>& allowed);
 
 // "a, b, c" — for messages that list valid names.

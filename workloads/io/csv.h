@@ -1,4 +1,4 @@
-// workloads/csv.h — a small hand-written CSV reader for measured tables and traces: a header row, comma-separated
+// workloads/io/csv.h — a small hand-written CSV reader for measured tables and traces: a header row, comma-separated
 // fields (double-quoted fields with "" escapes allowed), every row keeping its 1-based line number for messages.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "models/input_error.h"
-#include "workloads/input_file.h"
+#include "workloads/io/input_file.h"
 
 namespace ringsched {
 
