@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "py_strategy.h"
-#include "sim/engine/decision_check.h"
 #include "py_values.h"
+#include "sim/engine/decision_check.h"
 
 namespace ringsched::python {
 namespace {

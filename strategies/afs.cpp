@@ -7,8 +7,8 @@
 // relative to its new speed, beats the shorter job's gain relative to its current speed (lengths cancel under the
 // apathetic assumption that the longer job gets the contested GPU back when the shorter one finishes). A job whose
 // next step does not raise its throughput, or does not fit, is not a candidate; when none is left, GPUs stay idle.
-// Incremental (decide_changes): AfsQueue (strategies/common/afs_queue.h) decides the same counts without the O(GPUs x jobs)
-// scan. On GPU pools: decide_typed (the same rule over (job, pool) steps).
+// Incremental (decide_changes): AfsQueue (strategies/common/afs_queue.h) decides the same counts without the O(GPUs x
+// jobs) scan. On GPU pools: decide_typed (the same rule over (job, pool) steps).
 #include <algorithm>
 #include <limits>
 #include <numeric>

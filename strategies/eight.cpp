@@ -1,8 +1,8 @@
 // strategies/eight.cpp — `eight`: FCFS, each job gets a fixed 8 GPUs (or its max if smaller), never resized.
 #include <algorithm>
 
-#include "strategies/registry.h"
 #include "strategies/common/rigid.h"
+#include "strategies/registry.h"
 
 namespace ringsched {
 namespace {

@@ -1,8 +1,8 @@
 // strategies/fifo.cpp — `fifo`: the rigid baseline that replays a trace as submitted: each job runs at the GPU count
 // it asked for (its trace request; jobs without one get `gpus`), in arrival order, never resized or preempted; on a
 // typed cluster, on the pool its belief says is fastest among those with room.
-#include "strategies/registry.h"
 #include "strategies/common/rigid.h"
+#include "strategies/registry.h"
 
 namespace ringsched {
 namespace {

@@ -15,8 +15,8 @@
 #include <tuple>
 
 #include "strategies/common/allocation.h"
-#include "strategies/registry.h"
 #include "strategies/common/rigid.h"
+#include "strategies/registry.h"
 
 namespace ringsched {
 namespace {

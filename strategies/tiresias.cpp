@@ -17,8 +17,8 @@
 #include <tuple>
 
 #include "models/input_error.h"
-#include "strategies/registry.h"
 #include "strategies/common/rigid.h"
+#include "strategies/registry.h"
 
 namespace ringsched {
 namespace {

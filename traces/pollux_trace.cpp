@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "workloads/io/csv.h"
 #include "workloads/goodput_app.h"
+#include "workloads/io/csv.h"
 
 namespace ringsched {
 namespace {

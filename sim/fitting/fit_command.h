@@ -1,7 +1,7 @@
 // sim/fitting/fit_command.h — `ringsched fit`: reads measured points (Pollux tables by application, a plain CSV
-// `gpus,nodes,global_batch,step_seconds`, or profiler measurement files: workloads/measurement/measurement.h), fits them under a
-// protocol (sim/fitting/speed_fit.h) and prints a catalog class entry with the fit quality and, for Pollux input, Eq. 1
-// fitted to the loss points. Format: docs/heldout.md.
+// `gpus,nodes,global_batch,step_seconds`, or profiler measurement files: workloads/measurement/measurement.h), fits
+// them under a protocol (sim/fitting/speed_fit.h) and prints a catalog class entry with the fit quality and, for Pollux
+// input, Eq. 1 fitted to the loss points. Format: docs/heldout.md.
 #pragma once
 
 #include <ostream>

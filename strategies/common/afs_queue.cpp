@@ -1,5 +1,5 @@
-// strategies/common/afs_queue.cpp — chain keys per job, the length order kept across decisions, the end-point shortcut and
-// the chain hand-out.
+// strategies/common/afs_queue.cpp — chain keys per job, the length order kept across decisions, the end-point shortcut
+// and the chain hand-out.
 #include "strategies/common/afs_queue.h"
 
 #include <algorithm>

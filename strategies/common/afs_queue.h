@@ -1,5 +1,5 @@
-// strategies/common/afs_queue.h — AFS-L (strategies/afs.cpp) kept incrementally for Strategy::decide_changes: the jobs in
-// believed-length order across decisions, each job's chain keys per GPU count, and the GPU-by-GPU hand-out of
+// strategies/common/afs_queue.h — AFS-L (strategies/afs.cpp) kept incrementally for Strategy::decide_changes: the jobs
+// in believed-length order across decisions, each job's chain keys per GPU count, and the GPU-by-GPU hand-out of
 // Afs::decide replayed over that order with a chain stack, suffix maxima and a max tree, so that a GPU costs O(1) in
 // the common cases instead of O(jobs).
 #pragma once

@@ -1,5 +1,5 @@
-// strategies/common/allocation.cpp — doubling and unit-step greedy allocation with a binary heap of gains, over snapshot
-// indices or an explicit list of job views.
+// strategies/common/allocation.cpp — doubling and unit-step greedy allocation with a binary heap of gains, over
+// snapshot indices or an explicit list of job views.
 #include "strategies/common/allocation.h"
 
 #include <algorithm>

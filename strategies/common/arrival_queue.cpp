@@ -1,5 +1,5 @@
-// strategies/common/arrival_queue.cpp — first fit in arrival order over jobs grouped by need: a merge of the groups that
-// still fit the budget, one cursor per group; lists with lazy removal (a head index and periodic compaction).
+// strategies/common/arrival_queue.cpp — first fit in arrival order over jobs grouped by need: a merge of the groups
+// that still fit the budget, one cursor per group; lists with lazy removal (a head index and periodic compaction).
 #include "strategies/common/arrival_queue.h"
 
 #include <algorithm>

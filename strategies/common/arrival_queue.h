@@ -1,5 +1,5 @@
-// strategies/common/arrival_queue.h — the active jobs of an incremental strategy in arrival order, grouped by the GPUs each
-// needs to be served, so "serve jobs in arrival order while they fit" (first fit) costs O(jobs served x distinct
+// strategies/common/arrival_queue.h — the active jobs of an incremental strategy in arrival order, grouped by the GPUs
+// each needs to be served, so "serve jobs in arrival order while they fit" (first fit) costs O(jobs served x distinct
 // needs) instead of O(jobs present) when most jobs wait.
 #pragma once
 

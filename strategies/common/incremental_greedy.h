@@ -1,6 +1,6 @@
-// strategies/common/incremental_greedy.h — the greedy allocations of allocation.h (doubling, unit step) kept incrementally
-// for Strategy::decide_changes (precompute, optimus): the same counts at O(arrivals + completions) per decision when
-// GPUs are plentiful, and over the served jobs alone otherwise.
+// strategies/common/incremental_greedy.h — the greedy allocations of allocation.h (doubling, unit step) kept
+// incrementally for Strategy::decide_changes (precompute, optimus): the same counts at O(arrivals + completions) per
+// decision when GPUs are plentiful, and over the served jobs alone otherwise.
 #pragma once
 
 #include <algorithm>

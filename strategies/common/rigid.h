@@ -1,5 +1,5 @@
-// strategies/common/rigid.h — helpers shared by the rigid strategies (eight, fifo, srtf, tiresias): the fixed GPU count a
-// job asks for, greedy placement of jobs in priority order, and first-come first-served filling.
+// strategies/common/rigid.h — helpers shared by the rigid strategies (eight, fifo, srtf, tiresias): the fixed GPU count
+// a job asks for, greedy placement of jobs in priority order, and first-come first-served filling.
 #pragma once
 
 #include <algorithm>

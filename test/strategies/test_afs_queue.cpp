@@ -1,6 +1,6 @@
-// test/strategies/test_afs_queue.cpp — afs's incremental decide_changes (strategies/common/afs_queue.h) against its dense
-// decide on long random sequences of snapshots: arrivals, completions and progress, speed tables with ties, plateaus,
-// superlinear and non-concave stretches, minimums above 1, and GPUs from scarce to plentiful.
+// test/strategies/test_afs_queue.cpp — afs's incremental decide_changes (strategies/common/afs_queue.h) against its
+// dense decide on long random sequences of snapshots: arrivals, completions and progress, speed tables with ties,
+// plateaus, superlinear and non-concave stretches, minimums above 1, and GPUs from scarce to plentiful.
 #include <catch2/catch.hpp>
 
 #include <map>

@@ -6,8 +6,8 @@
 #include <random>
 #include <stdexcept>
 
-#include "strategies/gavel/lp.h"
 #include "strategies/gavel/gavel_allocation.h"
+#include "strategies/gavel/lp.h"
 
 using namespace ringsched;
 

@@ -1,6 +1,6 @@
-// test/strategies/test_pollux_problem.cpp — Pollux's allocation problem (strategies/pollux/pollux_problem.h): the fitness by
-// hand, the limits, and the local search against exhaustive search on instances small enough to enumerate (crafted
-// ones it must solve exactly, random ones where its measured quality is guarded).
+// test/strategies/test_pollux_problem.cpp — Pollux's allocation problem (strategies/pollux/pollux_problem.h): the
+// fitness by hand, the limits, and the local search against exhaustive search on instances small enough to enumerate
+// (crafted ones it must solve exactly, random ones where its measured quality is guarded).
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -19,8 +19,8 @@
 #include "traces/generic_trace.h"
 #include "traces/pollux_trace.h"
 #include "traces/trace_workload.h"
-#include "workloads/io/csv.h"
 #include "workloads/gavel.h"
+#include "workloads/io/csv.h"
 #include "workloads/pollux.h"
 
 using namespace ringsched;

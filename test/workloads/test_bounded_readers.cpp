@@ -19,8 +19,8 @@
 #include "test/sanitized.h"
 #include "traces/gavel_trace.h"
 #include "traces/generic_trace.h"
-#include "workloads/io/csv.h"
 #include "workloads/gavel.h"
+#include "workloads/io/csv.h"
 #include "workloads/io/input_file.h"
 #include "workloads/measurement/measurement.h"
 

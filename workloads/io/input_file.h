@@ -1,6 +1,6 @@
-// workloads/io/input_file.h — reading a user's input file whole, with the limits every reader shares: it must exist, be a
-// regular file (not a directory, FIFO or device such as /dev/zero) and be at most a size cap; failures are
-// InputError naming the file.
+// workloads/io/input_file.h — reading a user's input file whole, with the limits every reader shares: it must exist, be
+// a regular file (not a directory, FIFO or device such as /dev/zero) and be at most a size cap; failures are InputError
+// naming the file.
 #pragma once
 
 #include <cstddef>

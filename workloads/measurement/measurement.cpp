@@ -1,5 +1,5 @@
-// workloads/measurement/measurement.cpp — measurement file: strict JSON reading with file + JSON-path errors, atomic writing,
-// log-log all-reduce interpolation and Eq. 5 fit points.
+// workloads/measurement/measurement.cpp — measurement file: strict JSON reading with file + JSON-path errors, atomic
+// writing, log-log all-reduce interpolation and Eq. 5 fit points.
 #include "workloads/measurement/measurement.h"
 
 #include <unistd.h>

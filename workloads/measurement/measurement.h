@@ -1,5 +1,5 @@
-// workloads/measurement/measurement.h — the profiler's measurement file (JSON, schema "ringsched.measurement" v1): the struct,
-// strict loading with errors that name the file and the JSON path, atomic saving, and the conversion of
+// workloads/measurement/measurement.h — the profiler's measurement file (JSON, schema "ringsched.measurement" v1): the
+// struct, strict loading with errors that name the file and the JSON path, atomic saving, and the conversion of
 // measurements taken at several world sizes into Eq. 5 fit points. No MPI or CUDA here: `ringsched fit` uses it.
 //
 // Typical use (what `ringsched fit m1.json m2.json ...` does):

@@ -1,6 +1,6 @@
-// workloads/measurement/points_csv.h — plain measured step times: a CSV with header `gpus,nodes,global_batch,step_seconds` (and
-// optionally `gpu_type`), one row per measurement (what `ringsched fit --csv` reads and a catalog `table` speed kind
-// may take as its truth, per GPU type with `gpu_type`).
+// workloads/measurement/points_csv.h — plain measured step times: a CSV with header
+// `gpus,nodes,global_batch,step_seconds` (and optionally `gpu_type`), one row per measurement (what `ringsched fit
+// --csv` reads and a catalog `table` speed kind may take as its truth, per GPU type with `gpu_type`).
 #pragma once
 
 #include <string>
