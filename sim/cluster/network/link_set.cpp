@@ -1,0 +1,121 @@
+// sim/cluster/network/link_set.cpp — directed links, their levels (breadth-first depth from the nodes) and ECMP routes
+// (breadth-first hop counts towards the destination, then a hashed walk down them).
+#include "sim/cluster/network/link_set.h"
+
+#include <algorithm>
+#include <deque>
+#include <stdexcept>
+
+namespace ringsched::net {
+namespace {
+
+// Breadth-first hop counts from `sources` over node and switch vertices; vertices in `stop` (other than the
+// sources) get a count but are not passed through.
+std::vector<int> bfs_hops(const std::vector<std::vector<int>>& out, const std::vector<Link>& links,
+                          const std::vector<int>& sources, const std::vector<char>& stop) {
+  std::vector<int> hops(out.size(), -1);
+  std::deque<int> queue;
+  for (int s : sources) {
+    hops[static_cast<std::size_t>(s)] = 0;
+    queue.push_back(s);
+  }
+  while (!queue.empty()) {
+    const int x = queue.front();
+    queue.pop_front();
+    const auto xi = static_cast<std::size_t>(x);
+    if (hops[xi] > 0 && stop[xi] != 0) continue;
+    for (int id : out[xi]) {
+      const auto y = static_cast<std::size_t>(links[static_cast<std::size_t>(id)].to);
+      if (hops[y] >= 0) continue;
+      hops[y] = hops[xi] + 1;
+      queue.push_back(static_cast<int>(y));
+    }
+  }
+  return hops;
+}
+
+}  // namespace
+
+std::uint64_t LinkSet::mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30U)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27U)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31U);
+}
+
+LinkSet::LinkSet(const Topology& topo) {
+  const TopologyGraph& g = topo.graph();
+  const std::size_t nv = boost::num_vertices(g);
+  out_.assign(nv, {});
+  is_node_.assign(nv, 0);
+  node_vertex_.assign(static_cast<std::size_t>(topo.nodes()), -1);
+  for (std::size_t v = 0; v < nv; ++v) {
+    if (g[v].kind == VertexKind::kNode) {
+      is_node_[v] = 1;
+      node_vertex_[static_cast<std::size_t>(g[v].node)] = static_cast<int>(v);
+    }
+  }
+  for (auto [e, end] = boost::edges(g); e != end; ++e) {
+    const auto a = boost::source(*e, g);
+    const auto b = boost::target(*e, g);
+    if (g[a].kind == VertexKind::kGpu || g[b].kind == VertexKind::kGpu) continue;
+    const double bw = g[*e].bandwidth;
+    for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
+      out_[from].push_back(static_cast<int>(links_.size()));
+      links_.push_back({static_cast<int>(from), static_cast<int>(to), bw, 0});
+    }
+  }
+  // Depth from the nearest node (through switches and nodes alike: nothing stops the search).
+  const std::vector<int> depth = bfs_hops(out_, links_, node_vertex_, std::vector<char>(nv, 0));
+  int top = 0;
+  for (Link& l : links_) {
+    l.level = std::max({1, depth[static_cast<std::size_t>(l.from)], depth[static_cast<std::size_t>(l.to)]});
+    top = std::max(top, l.level);
+  }
+  for (int k = 1; k <= top; ++k)
+    level_names_.push_back(k == 1 ? "nic" : "level" + std::to_string(k));
+  hops_to_.assign(node_vertex_.size(), {});
+}
+
+const std::vector<int>& LinkSet::hops_to(int v) const {
+  auto& h = hops_to_[static_cast<std::size_t>(v)];
+  if (h.empty()) {
+    // Towards v over reversed links: every link has its reverse twin of the same endpoints, so outgoing links serve.
+    h = bfs_hops(out_, links_, {node_vertex_[static_cast<std::size_t>(v)]}, is_node_);
+  }
+  return h;
+}
+
+std::vector<int> LinkSet::route(int u, int v, std::uint64_t salt) const {
+  const int nodes = static_cast<int>(node_vertex_.size());
+  if (u < 0 || v < 0 || u >= nodes || v >= nodes) {
+    throw std::invalid_argument("route between nodes " + std::to_string(u) + " and " + std::to_string(v) +
+                                ": no such node");
+  }
+  std::vector<int> path;
+  if (u == v) return path;
+  const std::vector<int>& hops = hops_to(v);
+  const int dst = node_vertex_[static_cast<std::size_t>(v)];
+  int x = node_vertex_[static_cast<std::size_t>(u)];
+  if (hops[static_cast<std::size_t>(x)] < 0) {
+    throw std::invalid_argument("node " + std::to_string(u) + " cannot reach node " + std::to_string(v) +
+                                " through switches");
+  }
+  const std::uint64_t key = mix(mix(mix(salt) ^ static_cast<std::uint64_t>(u)) ^ static_cast<std::uint64_t>(v));
+  std::vector<int> choices;
+  for (std::uint64_t hop = 0; x != dst; ++hop) {
+    choices.clear();
+    const int want = hops[static_cast<std::size_t>(x)] - 1;
+    for (int id : out_[static_cast<std::size_t>(x)]) {
+      const int y = links_[static_cast<std::size_t>(id)].to;
+      const auto yi = static_cast<std::size_t>(y);
+      if (hops[yi] == want && (is_node_[yi] == 0 || y == dst)) choices.push_back(id);
+    }
+    const int id = choices.size() == 1 ? choices[0] : choices[mix(key + hop) % choices.size()];
+    path.push_back(id);
+    x = links_[static_cast<std::size_t>(id)].to;
+  }
+  return path;
+}
+
+}  // namespace ringsched::net

@@ -1,0 +1,155 @@
+// sim/cluster/network/shares.cpp — the rates, shared iteration times and slowdowns of one component's jobs.
+#include "sim/cluster/network/shares.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "sim/cluster/network/max_min.h"
+
+namespace ringsched::net {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// A rate within this (relative) of the alone rate is the alone rate: rounding must not slow a job down.
+constexpr double kSnap = 1e-12;
+constexpr double kSettled = 1e-9;
+
+Share share_of(const ShareJob& j, double rate, double overlap) {
+  Share s;
+  rate = std::min(rate, j.alone_rate);
+  if (rate >= j.alone_rate * (1.0 - kSnap)) rate = j.alone_rate;
+  s.rate = rate;
+  s.iteration_s = j.iteration_s;
+  if (rate < j.alone_rate && j.flow_bytes > 0.0) {
+    const double extra = j.flow_bytes / rate - j.flow_bytes / j.alone_rate;
+    s.iteration_s = j.iteration_s + (1.0 - overlap) * extra;
+    s.slowdown = s.iteration_s / j.iteration_s;
+  }
+  s.mean_rate = j.flow_bytes > 0.0 ? std::min(rate, j.flow_bytes / s.iteration_s) : 0.0;
+  return s;
+}
+
+std::vector<double> always_rates(std::span<const double> capacity, std::span<const ShareJob> jobs) {
+  std::vector<FlowSpec> specs;
+  specs.reserve(jobs.size());
+  for (const ShareJob& j : jobs)  // a job that sends nothing takes nothing
+    specs.push_back({j.links, j.weight, j.flow_bytes > 0.0 ? kInf : 0.0});
+  return weighted_max_min(capacity, specs);
+}
+
+// The component's links as lists of the jobs crossing them (each job once per link).
+std::vector<std::vector<int>> jobs_by_link(std::size_t links, std::span<const ShareJob> jobs) {
+  std::vector<std::vector<int>> on(links);
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    for (int l : jobs[j].links) {
+      auto& v = on[static_cast<std::size_t>(l)];
+      if (v.empty() || v.back() != static_cast<int>(j)) v.push_back(static_cast<int>(j));
+    }
+  }
+  return on;
+}
+
+// Job j's rate with every competitor on j's links an entity capped at its mean rate (restricted to j's links).
+class Perspective {
+ public:
+  Perspective(std::span<const double> capacity, std::span<const ShareJob> jobs)
+      : capacity_(capacity),
+        jobs_(jobs),
+        on_(jobs_by_link(capacity.size(), jobs)),
+        sub_(capacity.size(), -1),
+        seen_(jobs.size(), -1) {}
+
+  double rate(std::size_t j, const std::vector<double>& mean) {
+    const ShareJob& me = jobs_[j];
+    std::vector<int> distinct = me.links;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    std::vector<double> cap;
+    for (int l : distinct) {
+      sub_[static_cast<std::size_t>(l)] = static_cast<int>(cap.size());
+      cap.push_back(capacity_[static_cast<std::size_t>(l)]);
+    }
+    std::vector<FlowSpec> specs(1);
+    for (int l : me.links)
+      specs[0].links.push_back(sub_[static_cast<std::size_t>(l)]);
+    specs[0].weight = me.weight;
+    for (int l : distinct) {
+      for (int g : on_[static_cast<std::size_t>(l)]) {
+        const auto gi = static_cast<std::size_t>(g);
+        if (gi == j || seen_[gi] == static_cast<int>(j)) continue;
+        seen_[gi] = static_cast<int>(j);
+        FlowSpec f;
+        for (int k : jobs_[gi].links) {
+          if (sub_[static_cast<std::size_t>(k)] >= 0) f.links.push_back(sub_[static_cast<std::size_t>(k)]);
+        }
+        f.weight = jobs_[gi].weight;
+        f.cap = mean[gi];
+        specs.push_back(std::move(f));
+      }
+    }
+    for (int l : distinct)
+      sub_[static_cast<std::size_t>(l)] = -1;
+    return weighted_max_min(cap, specs)[0];
+  }
+
+ private:
+  std::span<const double> capacity_;
+  std::span<const ShareJob> jobs_;
+  std::vector<std::vector<int>> on_;
+  std::vector<int> sub_;   // component link -> index among j's links, -1 = not j's
+  std::vector<int> seen_;  // competitor -> the last j whose perspective added it
+};
+
+}  // namespace
+
+double alone_rate(std::span<const double> capacity, std::span<const int> links) {
+  std::vector<int> sorted(links.begin(), links.end());
+  std::sort(sorted.begin(), sorted.end());
+  double r = kInf;
+  for (std::size_t i = 0; i < sorted.size();) {
+    std::size_t k = i;
+    while (k < sorted.size() && sorted[k] == sorted[i])
+      ++k;
+    r = std::min(r, capacity[static_cast<std::size_t>(sorted[i])] / static_cast<double>(k - i));
+    i = k;
+  }
+  return r;
+}
+
+ShareResult component_shares(std::span<const double> capacity, std::span<const ShareJob> jobs, double overlap,
+                             bool always) {
+  ShareResult out;
+  out.jobs.resize(jobs.size());
+  if (jobs.size() == 1) {  // alone: exactly its alone speed
+    out.jobs[0] = share_of(jobs[0], jobs[0].alone_rate, overlap);
+    out.rounds = 1;
+    return out;
+  }
+  if (always) {
+    const std::vector<double> r = always_rates(capacity, jobs);
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+      out.jobs[j] = share_of(jobs[j], r[j], overlap);
+    out.rounds = 1;
+    return out;
+  }
+  std::vector<double> mean(jobs.size());
+  for (std::size_t j = 0; j < jobs.size(); ++j)
+    out.jobs[j] = share_of(jobs[j], jobs[j].alone_rate, overlap);
+  Perspective p(capacity, jobs);
+  for (out.rounds = 1; out.rounds <= kMaxRounds; ++out.rounds) {
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+      mean[j] = out.jobs[j].mean_rate;
+    double change = 0.0;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      const Share s = share_of(jobs[j], p.rate(j, mean), overlap);
+      change = std::max(change, std::abs(s.slowdown - out.jobs[j].slowdown) / out.jobs[j].slowdown);
+      out.jobs[j] = s;
+    }
+    if (change <= kSettled) break;
+  }
+  out.rounds = std::min(out.rounds, kMaxRounds);
+  return out;
+}
+
+}  // namespace ringsched::net
