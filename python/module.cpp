@@ -20,6 +20,7 @@
 #include "sim/cli/run_options.h"
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
+#include "sim/experiments/network_report.h"
 #include "sim/experiments/placement_report.h"
 #include "sim/experiments/report.h"
 #include "sim/experiments/runner.h"
@@ -51,7 +52,7 @@ class PyResult {
     std::string out = view == "table3" ? render_table3(*cfg_, *res_, f) : render_summary(*cfg_, *res_, f);
     if (reports) {
       out += render_belief_report(*cfg_, *res_, f);
-      if (view == "summary") out += render_placement_report(*cfg_, *res_, f);
+      if (view == "summary") out += render_placement_report(*cfg_, *res_, f) + render_network_report(*cfg_, *res_, f);
     }
     return out;
   }
@@ -74,6 +75,7 @@ class PyResult {
     staged.replace(output_file_names());
     write_outputs(staged, *cfg_, *res_);
     write_placement_outputs(staged, *cfg_, *res_);
+    write_network_outputs(staged, *cfg_, *res_);
     staged.commit();
   }
 

@@ -10,6 +10,7 @@
 #include "sim/cli/flags.h"
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
+#include "sim/experiments/network_report.h"
 #include "sim/experiments/placement_report.h"
 #include "sim/experiments/progress.h"
 #include "sim/experiments/report.h"
@@ -157,18 +158,20 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
   const std::string main = view == View::kTable3 ? render_table3(cfg, res, f, unit) : render_summary(cfg, res, f, unit);
   if (table != nullptr) {
     *table = main;
-    const bool reports = !render_belief_report(cfg, res, f).empty() || !render_placement_report(cfg, res, f).empty();
+    const bool reports = !render_belief_report(cfg, res, f).empty() || !render_placement_report(cfg, res, f).empty() ||
+                         !render_network_report(cfg, res, f).empty();
     if (reports && o.out.empty() && !o.quiet) {
       std::fprintf(stderr,
                    "ringsched: %snote: the prediction-error, clamping and placement reports are not printed with "
                    "--format %s (one document); --out DIR writes them (table.md, prediction_errors.csv, "
-                   "placement.csv)\n",
+                   "placement.csv, network.csv)\n",
                    label.empty() ? "" : (label + ": ").c_str(), o.format.c_str());
     }
   } else {
     std::cout << main;
     std::cout << render_belief_report(cfg, res, f);     // empty unless prediction errors or measured tables
     std::cout << render_placement_report(cfg, res, f);  // empty unless topology/placement/gap
+    std::cout << render_network_report(cfg, res, f);    // empty unless cluster.network
     if (res.stats) std::cout << render_stats(*res.stats, f);
     std::cout << std::flush;
   }
@@ -177,6 +180,7 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
   if (staged != nullptr && failed == 0) {
     write_outputs(*staged, cfg, res, /*rows_streamed=*/true, unit);
     write_placement_outputs(*staged, cfg, res);
+    write_network_outputs(*staged, cfg, res);
     if (own) own->commit();  // a shared set is committed by its owner, with its other blocks
   }
   if (!o.quiet) {

@@ -56,6 +56,18 @@ void check_placed_nodes(const JsonReader& nodes, int n, const char* what) {
              "up to 100,000");
 }
 
+// cluster.network: the links jobs share; they are a topology's, so one must be given.
+void parse_network_key(const JsonReader& r, ClusterConfig& c, bool has_topology) {
+  const std::optional<JsonReader> n = r.maybe("network");
+  if (!n) return;
+  if (!has_topology) {
+    n->fail(
+        "needs cluster.topology (the links that jobs share; with pools, a topology for every pool): "
+        "see docs/network.md");
+  }
+  c.network = net::parse_network(*n);
+}
+
 // cluster.pools: one object per GPU type.
 void parse_pools(const JsonReader& r, ClusterConfig& c) {
   for (const char* key : {"nodes", "gpus_per_node"}) {
@@ -107,12 +119,15 @@ void parse_pools(const JsonReader& r, ClusterConfig& c) {
     c.placement = pc.policy;
     c.defragment = pc.defragment;
   }
+  const bool all_have_topology =
+      std::all_of(c.pools.begin(), c.pools.end(), [](const GpuPool& g) { return g.topology != nullptr; });
+  parse_network_key(r, c, all_have_topology);
 }
 
 }  // namespace
 
 ClusterConfig parse_cluster(const JsonReader& r) {
-  r.expect_object({"nodes", "gpus_per_node", "topology", "placement", "pools"});
+  r.expect_object({"nodes", "gpus_per_node", "topology", "placement", "pools", "network"});
   ClusterConfig c;
   if (r.has("pools")) {
     parse_pools(r, c);
@@ -129,6 +144,7 @@ ClusterConfig parse_cluster(const JsonReader& r) {
     c.placement = pc.policy;
     c.defragment = pc.defragment;
   }
+  parse_network_key(r, c, c.topology != nullptr);
   return c;
 }
 

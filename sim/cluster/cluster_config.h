@@ -3,9 +3,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/cluster/network/network_config.h"
 #include "sim/cluster/topology.h"
 #include "workloads/io/json_reader.h"
 
@@ -34,6 +36,10 @@ struct ClusterConfig {
   std::shared_ptr<const Topology> topology;  // null = none
   std::string placement;    // "" = none ("packed" when a topology is set), "packed", "spread", "most_free", "topology"
   bool defragment = false;  // migrate running jobs to strictly better placements (costs a restart)
+  // cluster.network (docs/network.md): links shared by jobs. Absent = as before (no network outputs); present with
+  // contention off = the same results plus the network's outputs (every slowdown 1). Needs a topology.
+  std::optional<net::NetworkOptions> network;
+  [[nodiscard]] bool contention() const { return network && network->contention; }
 
   [[nodiscard]] bool typed() const { return !pools.empty(); }
   [[nodiscard]] int total_gpus() const;
@@ -50,7 +56,8 @@ struct ClusterConfig {
 // topology and placement; or pools (1..64 of {gpu_type, nodes, gpus_per_node, optional topology of the pool's own
 // nodes}, distinct non-empty types) with an optional placement (each pool places on its own nodes) and an optional
 // cluster-wide topology of a generated form (two_level, fat_tree) that each pool without its own takes over its own
-// nodes (an explicit graph is refused with pools). Errors are InputError naming the file and JSON path.
+// nodes (an explicit graph is refused with pools); an optional network (cluster.network, needs a topology: every
+// pool's with pools). Errors are InputError naming the file and JSON path.
 ClusterConfig parse_cluster(const JsonReader& r);
 
 }  // namespace ringsched

@@ -2,14 +2,16 @@
 #include "sim/cluster/cluster_runtime.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "models/goodput_step_time.h"
 
 namespace ringsched {
 
-ClusterRuntime::ClusterRuntime(const ClusterConfig& c, const std::vector<JobClass>& classes, std::size_t jobs)
-    : typed_(c.typed()), job_pool_(jobs, 0) {
+ClusterRuntime::ClusterRuntime(const ClusterConfig& c, const std::vector<JobClass>& classes,
+                               const std::vector<JobTruth>& jobs)
+    : typed_(c.typed()), job_pool_(jobs.size(), 0), classes_(&classes), jobs_(&jobs), contention_(c.contention()) {
   if (typed_ && c.topology) {
     throw std::logic_error("cluster runtime: a cluster-wide topology with GPU pools (each pool has its own)");
   }
@@ -35,8 +37,14 @@ ClusterRuntime::ClusterRuntime(const ClusterConfig& c, const std::vector<JobClas
                                           c.defragment);
       p.ring_speed = g.topology != nullptr;
       p.reference = topo->reference_ring();
+      p.topology = topo;
+      if (contention_) p.network = std::make_unique<net::NetworkState>(*topo, *c.network);
     }
     pools_.push_back(std::move(p));
+  }
+  if (contention_) {
+    bytes_per_param_ = c.network->bytes_per_param;
+    contention_of_.resize(jobs.size());
   }
   speed_.reserve(classes.size() * pools_.size());
   for (const JobClass& cls : classes)
@@ -59,6 +67,11 @@ void ClusterRuntime::hold(int id, int from, int to, int pool) {
 }
 
 double ClusterRuntime::true_rate(int id, const JobClass& cls, int class_index, int gpus, double speed_factor) const {
+  const double alone = alone_rate(id, cls, class_index, gpus, speed_factor);
+  return contention_ ? alone / slowdown(id) : alone;
+}
+
+double ClusterRuntime::alone_rate(int id, const JobClass& cls, int class_index, int gpus, double speed_factor) const {
   const auto pool = static_cast<std::size_t>(pool_of(id));
   const models::StepTimeModel* speed = speed_[static_cast<std::size_t>(class_index) * pools_.size() + pool];
   if (speed == nullptr) return 0.0;
@@ -84,16 +97,21 @@ Placer& ClusterRuntime::placer_of(int id) const {
 }
 
 void ClusterRuntime::clock(double now) {
-  for (Pool& p : pools_)
+  for (Pool& p : pools_) {
     if (p.placer) p.placer->clock(now);
+    if (p.network) p.network->clock(now);
+  }
 }
 
 void ClusterRuntime::release(int id) {
   placer_of(id).release(id);
+  touch(id);
 }
 
 bool ClusterRuntime::try_improve(int id) {
-  return placer_of(id).try_improve(id);
+  const bool moved = placer_of(id).try_improve(id);
+  if (moved) touch(id);
+  return moved;
 }
 
 void ClusterRuntime::place(std::span<const int> ids, std::span<const int> held, const Decision& d,
@@ -108,6 +126,7 @@ void ClusterRuntime::place(std::span<const int> ids, std::span<const int> held, 
     const bool nodes_change = explicit_nodes && !count_changes && !pool_changes && node_gpus(id) != a.nodes;
     if (!count_changes && !nodes_change && !pool_changes) continue;
     placer_of(id).release(id);
+    touch(id);
     if (a.gpus > 0) to_place.push_back(k);
     if (nodes_change && a.gpus > 0) moved.push_back(id);
   }
@@ -154,6 +173,100 @@ PlacementTotals ClusterRuntime::placement_totals() const {
     sum.holding_job_seconds += t.holding_job_seconds;
   }
   return sum;
+}
+
+void ClusterRuntime::touch(int id) {
+  if (contention_) touched_.push_back(id);
+}
+
+double ClusterRuntime::slowdown(int id) const {
+  return contention_ ? contention_of_[static_cast<std::size_t>(id)].slowdown : 1.0;
+}
+
+double ClusterRuntime::mean_slowdown(int id) const {
+  if (!contention_) return 1.0;
+  const JobContention& j = contention_of_[static_cast<std::size_t>(id)];
+  return j.held > 0.0 ? std::max(1.0, j.weighted / j.held) : 1.0;
+}
+
+bool ClusterRuntime::shared_link(int id) const {
+  return contention_ && contention_of_[static_cast<std::size_t>(id)].shared;
+}
+
+// Adds the time since the job's last change at its slowdown then (while its flows were on a network).
+void ClusterRuntime::close_interval(int id, double now) {
+  JobContention& j = contention_of_[static_cast<std::size_t>(id)];
+  if (j.pool >= 0 && now > j.since) {
+    j.weighted += j.slowdown * (now - j.since);
+    j.held += now - j.since;
+  }
+  j.since = now;
+}
+
+// The job's flows follow its placement: off the network it was on, onto its pool's when it holds GPUs there. The
+// traffic model's inputs: gradient bytes = the class's model size x bytes per parameter; its iteration time alone
+// = the global batch / its speed alone (the large-batch penalty divides progress, not steps: undone here).
+void ClusterRuntime::resend_flows(int id, double now) {
+  JobContention& j = contention_of_[static_cast<std::size_t>(id)];
+  close_interval(id, now);
+  if (j.pool >= 0) pools_[static_cast<std::size_t>(j.pool)].network->remove_job(id);
+  j.pool = -1;
+  j.slowdown = 1.0;
+  const Pool& p = pools_[static_cast<std::size_t>(pool_of(id))];
+  const std::vector<int>& gpus = p.placer->gpus_of(id);
+  if (gpus.empty()) return;
+  const JobTruth& t = (*jobs_)[static_cast<std::size_t>(id)];
+  const JobClass& cls = (*classes_)[static_cast<std::size_t>(t.class_index)];
+  const int w = static_cast<int>(gpus.size());
+  double rate = alone_rate(id, cls, t.class_index, w, t.speed_factor);
+  if (!(rate > 0.0)) return;  // the class cannot run here: no traffic (the engine refuses such a start)
+  if (cls.large_batch_penalty > 0.0 && cls.batch_mode == BatchMode::kFixedPerWorker && w > 1)
+    rate *= 1.0 + cls.large_batch_penalty * std::log2(static_cast<double>(w));
+  net::JobComm comm;
+  comm.gpus = gpus;
+  comm.gradient_bytes = cls.model_size_mparams * 1e6 * bytes_per_param_;
+  comm.iteration_s = global_batch(cls, w) / rate;
+  p.network->set_job(id, comm);
+  j.pool = pool_of(id);
+}
+
+// The jobs re-sent (their speed was last computed before their flows moved) and those whose share the update
+// changed all take their new slowdown.
+std::vector<int> ClusterRuntime::settle(double now) {
+  if (!contention_ || touched_.empty()) return {};
+  std::vector<int> changed;
+  changed.swap(touched_);
+  std::sort(changed.begin(), changed.end());
+  changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+  for (int id : changed)
+    resend_flows(id, now);
+  for (const Pool& p : pools_) {
+    if (!p.network) continue;
+    const std::vector<int> moved = p.network->update();
+    changed.insert(changed.end(), moved.begin(), moved.end());
+  }
+  std::sort(changed.begin(), changed.end());
+  changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+  for (int id : changed) {
+    JobContention& j = contention_of_[static_cast<std::size_t>(id)];
+    if (j.pool < 0) continue;
+    const net::NetworkState& n = *pools_[static_cast<std::size_t>(j.pool)].network;
+    close_interval(id, now);
+    j.slowdown = n.slowdown(id);
+    j.shared = j.shared || n.on_shared_link(id);
+  }
+  return changed;
+}
+
+std::vector<std::pair<std::string, double>> ClusterRuntime::link_utilisation() const {
+  std::vector<std::pair<std::string, double>> out;
+  for (const Pool& p : pools_) {
+    if (!p.network) continue;
+    const net::NetworkState::Totals t = p.network->totals();
+    for (std::size_t k = 0; k < t.level.size(); ++k)
+      out.emplace_back(typed_ ? p.gpu_type + "/" + t.level[k] : t.level[k], t.utilisation[k]);
+  }
+  return out;
 }
 
 std::vector<int> ClusterRuntime::node_gpus(int job_id) const {

@@ -3,7 +3,8 @@
 // true speed is computed for an assignment (pool, GPUs, nodes spanned, ring). GPU types are resolved once, when
 // the runtime is built, to an index into each class's speed table. The engine keeps time, events and decisions and
 // asks the runtime everything about the cluster; it never branches on cluster features (pools, placement,
-// topology). Next: links shared by jobs and node health live here too.
+// topology). With cluster.network it also holds the links jobs share (one net::NetworkState per pool, over the pool's
+// topology) and divides each job's speed by its contention slowdown. Next: node health lives here too.
 #pragma once
 
 #include <memory>
@@ -12,16 +13,19 @@
 #include <vector>
 
 #include "sim/cluster/cluster_config.h"
+#include "sim/cluster/network/network_state.h"
 #include "sim/cluster/placement.h"
 #include "strategies/strategy.h"
 #include "workloads/job_class.h"
+#include "workloads/workload.h"
 
 namespace ringsched {
 
 class ClusterRuntime final : public ClusterView {
  public:
-  // `classes`: the catalog's classes (speed tables are resolved per class and pool); `jobs`: job ids are 0..jobs-1.
-  ClusterRuntime(const ClusterConfig& config, const std::vector<JobClass>& classes, std::size_t jobs);
+  // `classes`: the catalog's classes (speed tables are resolved per class and pool); `jobs`: the jobs (ids 0..n-1),
+  // whose class and speed factor the network's traffic model reads. Both must outlive the runtime.
+  ClusterRuntime(const ClusterConfig& config, const std::vector<JobClass>& classes, const std::vector<JobTruth>& jobs);
 
   // The pools as strategies see them (Snapshot::pools, with the GPUs held now); empty on the untyped cluster.
   [[nodiscard]] std::span<const PoolInfo> strategy_pools();
@@ -63,6 +67,20 @@ class ClusterRuntime final : public ClusterView {
   bool try_improve(int id);
   [[nodiscard]] PlacementTotals placement_totals() const;
 
+  // Links shared by jobs (cluster.network with contention on; otherwise these do nothing and return 1 / {}).
+  [[nodiscard]] bool contention() const { return contention_; }
+  // Brings the network up to date with the placements changed since the last call (jobs placed, moved, released)
+  // and returns the ids, ascending, of the jobs whose slowdown changed: they run on at their new speed.
+  std::vector<int> settle(double now);
+  // Iteration time shared / alone of job `id` now (>= 1; 1 without contention).
+  [[nodiscard]] double slowdown(int id) const;
+  // Over the time job `id` held GPUs: its time-averaged slowdown, and whether it ever shared a link with another job.
+  [[nodiscard]] double mean_slowdown(int id) const;
+  [[nodiscard]] bool shared_link(int id) const;
+  // Time-averaged utilisation of the links of each level (names "nic", "level2", ...; with several pools
+  // "<gpu type>/<level>"), up to the last clock().
+  [[nodiscard]] std::vector<std::pair<std::string, double>> link_utilisation() const;
+
   // ClusterView: nodes in pool order (pool after pool).
   [[nodiscard]] int nodes() const override { return nodes_; }
   [[nodiscard]] std::vector<int> node_gpus(int job_id) const override;
@@ -71,12 +89,27 @@ class ClusterRuntime final : public ClusterView {
   struct Pool : PoolInfo {
     int first_node = 0;
     int nodes = 0;
-    std::unique_ptr<Placer> placer;  // null without placement
-    bool ring_speed = false;         // a topology: speeds use the ring's bandwidth and latency
-    RingComm reference;              // the ring the class speeds stand for
+    std::unique_ptr<Placer> placer;              // null without placement
+    bool ring_speed = false;                     // a topology: speeds use the ring's bandwidth and latency
+    RingComm reference;                          // the ring the class speeds stand for
+    std::shared_ptr<const Topology> topology;    // the placer's (a uniform two-level one without a topology)
+    std::unique_ptr<net::NetworkState> network;  // contention on: the pool's shared links
+  };
+  // A job's contention record: its slowdown now and the time-weighted sum over the time it held GPUs.
+  struct JobContention {
+    double slowdown = 1.0;
+    double since = 0.0;
+    double weighted = 0.0;  // integral of slowdown dt over the time held
+    double held = 0.0;      // time held
+    int pool = -1;          // the pool whose network carries its flows, -1 = none
+    bool shared = false;
   };
   [[nodiscard]] Placer& placer_of(int id) const;
   void place_moved(std::vector<std::size_t>& moved, std::span<const int> ids, const Decision& d);
+  [[nodiscard]] double alone_rate(int id, const JobClass& cls, int class_index, int gpus, double speed_factor) const;
+  void touch(int id);
+  void close_interval(int id, double now);
+  void resend_flows(int id, double now);
 
   bool typed_ = false;
   bool placed_ = false;
@@ -88,6 +121,12 @@ class ClusterRuntime final : public ClusterView {
   std::vector<int> job_pool_;
   // speed_[class_index * pools + pool]: the class's speed model on the pool's GPU type (null: none).
   std::vector<const models::StepTimeModel*> speed_;
+  const std::vector<JobClass>* classes_ = nullptr;
+  const std::vector<JobTruth>* jobs_ = nullptr;
+  bool contention_ = false;
+  double bytes_per_param_ = 4.0;
+  std::vector<JobContention> contention_of_;  // by job id (contention on only)
+  std::vector<int> touched_;                  // placements changed since the last settle()
 };
 
 }  // namespace ringsched

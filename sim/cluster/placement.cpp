@@ -88,8 +88,6 @@ std::vector<int> packed_choice(const ClusterState& st, std::vector<int> nodes, i
   return out;
 }
 
-namespace {
-
 std::vector<int> nodes_with_free(const ClusterState& st) {
   std::vector<int> nodes;
   for (int n = 0; n < st.topology().nodes(); ++n) {
@@ -97,6 +95,8 @@ std::vector<int> nodes_with_free(const ClusterState& st) {
   }
   return nodes;
 }
+
+namespace {
 
 class Packed final : public PlacementPolicy {
  public:

@@ -21,6 +21,8 @@ class ClusterState {
   [[nodiscard]] int free_on(int node) const { return free_[static_cast<std::size_t>(node)]; }
   [[nodiscard]] int total_free() const { return total_free_; }
   [[nodiscard]] bool is_free(int gpu) const { return owner_[static_cast<std::size_t>(gpu)] < 0; }
+  // The job holding `gpu`, -1 when free.
+  [[nodiscard]] int owner(int gpu) const { return owner_[static_cast<std::size_t>(gpu)]; }
   // The `k` lowest-numbered free GPUs of `node`, appended to `out`.
   void take_free(int node, int k, std::vector<int>& out) const;
   void assign(int gpu, int job);
@@ -46,9 +48,10 @@ class PlacementPolicy {
   [[nodiscard]] virtual bool better(const RingComm& a, const RingComm& b) const = 0;
 };
 
-// "packed", "spread", "topology", "most_free" (repeatedly the node with the most free GPUs, lowest index on ties,
-// taking all it has up to what is left: how the Pollux artifact's Optimus and Tiresias place jobs); throws
-// std::invalid_argument on an unknown name.
+// "packed", "spread", "topology", "contention" (sim/cluster/contention_placement.cpp: as "topology", choosing the
+// groups of nodes fewest other jobs cross, docs/network.md), "most_free" (repeatedly the node with the most free GPUs,
+// lowest index on ties, taking all it has up to what is left: how the Pollux artifact's Optimus and Tiresias place
+// jobs); throws std::invalid_argument on an unknown name.
 std::unique_ptr<PlacementPolicy> make_placement_policy(const std::string& name);
 std::vector<std::string> placement_policy_names();  // name order
 
@@ -66,6 +69,8 @@ std::unique_ptr<PlacementPolicy> make_policy() {
 // Fewest nodes, best fit, over the given nodes (all with free GPUs): one node with the fewest free GPUs that hold
 // `count` if any; else the nodes with the most free GPUs in turn, the last piece on the node that fits it best.
 std::vector<int> packed_choice(const ClusterState& st, std::vector<int> nodes, int count);
+// Nodes with at least one free GPU, ascending.
+std::vector<int> nodes_with_free(const ClusterState& st);
 
 struct PlacementTotals {
   int migrations = 0;

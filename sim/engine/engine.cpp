@@ -16,6 +16,7 @@
 #include "models/input_error.h"
 #include "sim/cluster/cluster_runtime.h"
 #include "sim/engine/belief_scoring.h"
+#include "sim/engine/contention_results.h"
 #include "sim/engine/decision_check.h"
 #include "sim/engine/goodput_job.h"
 #include "sim/engine/job_runtime.h"
@@ -40,7 +41,7 @@ class Engine final : public Probe, public JobViews {
         cfg_(c),
         checker_(chk),
         measure_rng_(make_rng(c.seed, Stream::kMeasurement)),
-        cluster_(c.cluster, w.catalog->classes, w.jobs.size()),
+        cluster_(c.cluster, w.catalog->classes, w.jobs),
         scorer_(c.score_beliefs ? w.jobs.size() : 0, c.cluster.gpus_per_node),
         guard_(c.progress, c.stop, s.name()) {
     const std::size_t n = w.jobs.size();
@@ -93,6 +94,7 @@ class Engine final : public Probe, public JobViews {
     }
     guard_.finish(result_.events_processed, finished_);
     if (cluster_.placed()) result_.add_placement(cluster_.placement_totals());
+    if (cluster_.contention()) add_contention(cluster_, result_);
     return std::move(result_);
   }
 
@@ -151,20 +153,16 @@ class Engine final : public Probe, public JobViews {
   double true_rate(int id) const {
     const auto i = static_cast<std::size_t>(id);
     const double sf = wl_.jobs[i].speed_factor;
-    if (rt_[i].gp) return rt_[i].gp->rate() * sf;
+    if (rt_[i].gp) return rt_[i].gp->rate() * sf / cluster_.slowdown(id);
     return cluster_.true_rate(id, cls_of(id), wl_.jobs[i].class_index, rt_[i].gpus, sf);
   }
 
   void push(Event e) {
     // Beyond the horizon (or NaN): absurd input (a work of 1e300 samples). Stop, naming the job.
     if (!(e.time <= kSimHorizonS)) {  // also NaN
-      if (e.job < 0)
-        throw std::logic_error("strategy '" + strat_.name() + "' asked to be woken at " + number_text(e.time) + " s");
-      const JobTruth& t = wl_.jobs[static_cast<std::size_t>(e.job)];
-      throw InputError("job '" + t.name + "' (class " + cls_of(e.job).name + "): the simulated clock would reach " +
-                       number_text(e.time) + " s, beyond the horizon of 1e12 s: its work (" +
-                       number_text(rt_[static_cast<std::size_t>(e.job)].work) +
-                       ") or its speed is absurd; check the class's work and batch or the trace's durations");
+      const auto i = static_cast<std::size_t>(e.job);
+      if (e.job < 0) beyond_horizon(e.time, strat_.name(), nullptr, "", 0.0);
+      beyond_horizon(e.time, strat_.name(), &wl_.jobs[i], cls_of(e.job).name, rt_[i].work);
     }
     e.seq = seq_++;
     heap_.push(e);
@@ -300,6 +298,7 @@ class Engine final : public Probe, public JobViews {
     }
     cluster_.hold(id, r.gpus, 0, cluster_.pool_of(id));
     r.gpus = 0;
+    rerate(cluster_.settle(now_));
     r.done = true;
     r.active = false;
     ++finished_;
@@ -342,20 +341,9 @@ class Engine final : public Probe, public JobViews {
   }
 
   [[nodiscard]] JobView view_of(int id) const {
-    const Runtime& r = rt_[static_cast<std::size_t>(id)];
-    JobView v;
-    v.pub = &pub_[static_cast<std::size_t>(id)];
-    v.belief = beliefs_[static_cast<std::size_t>(id)].get();
-    v.gpus = r.gpus;
-    v.state = r.state;
-    v.started = r.started;
-    v.work_done = r.work_done;
-    v.ready_at = r.ready_at;
-    v.attained_gpu_seconds = r.attained;
-    v.first_start = r.started ? result_.jobs[static_cast<std::size_t>(id)].first_start : -1.0;
-    v.restarts = r.restarts;
-    v.pool = cluster_.pool_of(id);
-    return v;
+    const auto i = static_cast<std::size_t>(id);
+    return engine_detail::view_of(rt_[i], &pub_[i], beliefs_[i].get(), result_.jobs[i].first_start,
+                                  cluster_.pool_of(id));
   }
 
   // Index of an active job in active_ / views_ (active_ is in id order: ids follow arrival order).
@@ -454,7 +442,20 @@ class Engine final : public Probe, public JobViews {
           restart_in_place(id, false);
       }
     }
+    rerate(cluster_.settle(now_));
     schedule_wakeup(d);
+  }
+
+  // Jobs whose share of the links changed run on at their new speed (restarting ones take it when they run again).
+  void rerate(const std::vector<int>& ids) {
+    for (int id : ids) {
+      Runtime& r = rt_[static_cast<std::size_t>(id)];
+      if (r.state != JobState::kRunning || r.gpus == 0) continue;
+      advance(id);
+      ++r.version;
+      r.rate = true_rate(id);
+      schedule_completion(id);
+    }
   }
 
   // Same count on other GPUs (the strategy moved it, `counted`, or the placer found better ones): a restart, logged

@@ -75,6 +75,10 @@ struct JobResult {
   int max_gpus = 0;          // the largest allocation it held
   double work = 0.0;         // samples
   std::string gpu_type;      // typed clusters: the GPU type it ran on last ("" on the untyped cluster)
+  // Link contention (cluster.network): the time-averaged iteration time shared / alone over the time it held GPUs,
+  // and whether it ever shared a link with another job. 1 / false without contention.
+  double contention_slowdown = 1.0;
+  bool shared_link = false;
 };
 
 enum class AllocKind { kStart, kResize, kPreempt, kResume, kFinish, kMigrate };
@@ -109,6 +113,9 @@ struct RunResult {
   double fragmented_gpu_seconds = 0.0;
   double node_span_seconds = 0.0;
   double holding_job_seconds = 0.0;
+  // Link contention (cluster.network with contention on): time-averaged utilisation of each level's links.
+  bool contention = false;
+  std::vector<std::pair<std::string, double>> link_utilisation;
   // A placed run's placement metrics (migrations the strategy asked for are counted already).
   void add_placement(const PlacementTotals& t) {
     placed = true;

@@ -2,6 +2,7 @@
 #include "sim/engine/job_runtime.h"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "models/input_error.h"
 #include "sim/engine/horizon.h"
@@ -41,6 +42,31 @@ StepObservation measured(StepObservation truth, std::uint64_t seed, int job, std
   const double z = keyed_normal(seed, Stream::kAgentSteps, static_cast<std::uint64_t>(job), n);
   truth.throughput *= std::exp(sigma * z - 0.5 * sigma * sigma);
   return truth;
+}
+
+JobView view_of(const Runtime& r, const JobPublic* pub, const Belief* belief, double first_start, int pool) {
+  JobView v;
+  v.pub = pub;
+  v.belief = belief;
+  v.gpus = r.gpus;
+  v.state = r.state;
+  v.started = r.started;
+  v.work_done = r.work_done;
+  v.ready_at = r.ready_at;
+  v.attained_gpu_seconds = r.attained;
+  v.first_start = r.started ? first_start : -1.0;
+  v.restarts = r.restarts;
+  v.pool = pool;
+  return v;
+}
+
+void beyond_horizon(double time, const std::string& strategy, const JobTruth* job, const std::string& class_name,
+                    double work) {
+  if (job == nullptr)
+    throw std::logic_error("strategy '" + strategy + "' asked to be woken at " + number_text(time) + " s");
+  throw InputError("job '" + job->name + "' (class " + class_name + "): the simulated clock would reach " +
+                   number_text(time) + " s, beyond the horizon of 1e12 s: its work (" + number_text(work) +
+                   ") or its speed is absurd; check the class's work and batch or the trace's durations");
 }
 
 }  // namespace ringsched::engine_detail

@@ -61,6 +61,14 @@ struct Runtime {
 void start_runtime(Runtime& r, JobPublic& pub, const JobTruth& t, const JobClass& cls, bool adapts_batch,
                    const std::vector<std::string>& gpu_types);
 
+// What a strategy sees of a job (its public facts, belief, GPUs, state, progress); `first_start` -1 before it started.
+JobView view_of(const Runtime& r, const JobPublic* pub, const Belief* belief, double first_start, int pool);
+
+// An event past the simulated horizon (or NaN): InputError naming the job (its class, work) for a job's event,
+// std::logic_error naming the strategy for its wake-up (`job` null).
+[[noreturn]] void beyond_horizon(double time, const std::string& strategy, const JobTruth* job,
+                                 const std::string& class_name, double work);
+
 // The step a job measures of its own run (true throughput in `truth`), with lognormal noise of `sigma` keyed by
 // (seed, job, n): independent of decision order.
 StepObservation measured(StepObservation truth, std::uint64_t seed, int job, std::uint32_t n, double sigma);

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/engine/engine.h"
@@ -32,6 +33,8 @@ struct RunMetrics {
   // Typed clusters: allocated GPU-seconds per pool (cluster.pools order); summary.json reports each pool's
   // utilisation (these / (the pool's GPUs x makespan)). Empty on the untyped cluster.
   std::vector<double> pool_gpu_seconds;
+  // Link contention (cluster.network): each link level's time-averaged utilisation (network.csv); empty without.
+  std::vector<std::pair<std::string, double>> link_utilisation;
   // Values of the metrics that compute themselves (MetricInfo::compute, registered in their own file), by name.
   std::map<std::string, double> computed;
 };

@@ -61,6 +61,7 @@ class Perspective {
         seen_(jobs.size(), -1) {}
 
   double rate(std::size_t j, const std::vector<double>& mean) {
+    ++call_;  // a new perspective: every competitor unseen (a stamp per call, not per j: rounds repeat each j)
     const ShareJob& me = jobs_[j];
     std::vector<int> distinct = me.links;
     std::sort(distinct.begin(), distinct.end());
@@ -77,8 +78,8 @@ class Perspective {
     for (int l : distinct) {
       for (int g : on_[static_cast<std::size_t>(l)]) {
         const auto gi = static_cast<std::size_t>(g);
-        if (gi == j || seen_[gi] == static_cast<int>(j)) continue;
-        seen_[gi] = static_cast<int>(j);
+        if (gi == j || seen_[gi] == call_) continue;
+        seen_[gi] = call_;
         FlowSpec f;
         for (int k : jobs_[gi].links) {
           if (sub_[static_cast<std::size_t>(k)] >= 0) f.links.push_back(sub_[static_cast<std::size_t>(k)]);
@@ -97,8 +98,9 @@ class Perspective {
   std::span<const double> capacity_;
   std::span<const ShareJob> jobs_;
   std::vector<std::vector<int>> on_;
-  std::vector<int> sub_;   // component link -> index among j's links, -1 = not j's
-  std::vector<int> seen_;  // competitor -> the last j whose perspective added it
+  std::vector<int> sub_;    // component link -> index among j's links, -1 = not j's
+  std::vector<long> seen_;  // competitor -> the call of rate() whose perspective last added it
+  long call_ = 0;
 };
 
 }  // namespace

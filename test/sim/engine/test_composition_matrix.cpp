@@ -1,9 +1,10 @@
 // test/sim/engine/test_composition_matrix.cpp — every feature with every other (issue 34): each combination of
 // {one pool (the untyped cluster), several pools} x {no placement, a placement policy, a cluster-wide topology, a
-// topology per pool} x {step-time classes, goodput classes} x {event-driven, rounds} x {dense, incremental decisions}
-// runs built-in strategies that choose GPU types (fifo, srtf, precompute, pollux) with the engine's invariants
-// checked; what stays refused (an explicit graph shared by pools) says why. The Python half (a Python strategy in every
-// cell) is python/tests/test_matrix.py; docs/design.md "The composition matrix" lists what is refused and why.
+// topology per pool, a topology with link contention (issue 36) and contention-aware placement} x {step-time classes,
+// goodput classes} x {event-driven, rounds} x {dense, incremental decisions} runs built-in strategies that choose GPU
+// types (fifo, srtf, precompute, pollux) with the engine's invariants checked; what stays refused (an explicit graph
+// shared by pools) says why. The Python half (a Python strategy in every cell) is python/tests/test_matrix.py;
+// docs/design.md "The composition matrix" lists what is refused and why.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -26,7 +27,7 @@ using nlohmann::json;
 
 namespace {
 
-enum class Place { kNone, kPolicy, kClusterTopology, kPoolTopology };
+enum class Place { kNone, kPolicy, kClusterTopology, kPoolTopology, kContention };
 
 const char* place_name(Place p) {
   switch (p) {
@@ -38,6 +39,8 @@ const char* place_name(Place p) {
       return "cluster-wide topology";
     case Place::kPoolTopology:
       return "topology per pool";
+    case Place::kContention:
+      return "topology with link contention";
   }
   return "";
 }
@@ -53,16 +56,20 @@ json matrix_cluster(bool pools, Place place) {
   json c;
   if (!pools) {
     c = {{"nodes", 2}, {"gpus_per_node", 4}};
-    if (place == Place::kClusterTopology || place == Place::kPoolTopology) c["topology"] = matrix_two_level();
+    if (place != Place::kNone && place != Place::kPolicy) c["topology"] = matrix_two_level();
   } else {
     c["pools"] = json::array({{{"gpu_type", "slow"}, {"nodes", 2}, {"gpus_per_node", 4}},
                               {{"gpu_type", "fast"}, {"nodes", 1}, {"gpus_per_node", 4}}});
-    if (place == Place::kClusterTopology) c["topology"] = matrix_two_level();
+    if (place == Place::kClusterTopology || place == Place::kContention) c["topology"] = matrix_two_level();
     if (place == Place::kPoolTopology)
       for (auto& p : c["pools"])
         p["topology"] = matrix_two_level();
   }
   if (place == Place::kPolicy) c["placement"] = {{"policy", "packed"}};
+  if (place == Place::kContention) {
+    c["placement"] = {{"policy", "contention"}};
+    c["network"] = {{"contention", true}};
+  }
   return c;
 }
 
@@ -165,7 +172,8 @@ TEST_CASE(
     "[sim][engine][composition][pools][goodput][property]") {
   int ran = 0;
   for (const bool pools : {false, true}) {
-    for (const Place place : {Place::kNone, Place::kPolicy, Place::kClusterTopology, Place::kPoolTopology}) {
+    for (const Place place :
+         {Place::kNone, Place::kPolicy, Place::kClusterTopology, Place::kPoolTopology, Place::kContention}) {
       for (const bool goodput : {false, true}) {
         for (const bool rounds : {false, true}) {
           const json doc = matrix_config(pools, place, goodput, rounds);
@@ -173,7 +181,7 @@ TEST_CASE(
                << ", " << place_name(place) << ", " << (goodput ? "goodput" : "step-time") << ", "
                << (rounds ? "rounds" : "event-driven"));
           const ExperimentConfig c = parse_experiment(doc, "matrix.json", RINGSCHED_TEST_DIR);
-          if (pools && place == Place::kClusterTopology) {
+          if (pools && (place == Place::kClusterTopology || place == Place::kContention)) {
             // A cluster-wide topology of a generated form: each pool takes it over its own nodes.
             for (const GpuPool& p : c.cluster.pools)
               CHECK(p.topology != nullptr);
@@ -191,7 +199,7 @@ TEST_CASE(
       }
     }
   }
-  CHECK(ran == 32 * 4 * 2);  // 32 cells, 4 strategies, dense and incremental
+  CHECK(ran == 40 * 4 * 2);  // 40 cells, 4 strategies, dense and incremental
 }
 
 TEST_CASE("sim::Composition: what stays refused says why (an explicit graph shared by pools)",
