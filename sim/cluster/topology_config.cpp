@@ -1,25 +1,53 @@
-// sim/cluster/topology_config.cpp — parsing and validating cluster.topology and cluster.placement.
+// sim/cluster/topology_config.cpp — parsing and validating cluster.topology (two_level, fat_tree, graph, hosts_csv) and
+// cluster.placement.
 #include "sim/cluster/topology_config.h"
 
 #include <functional>
 #include <optional>
 #include <stdexcept>
 
+#include "sim/cluster/hosts_topology.h"
 #include "sim/cluster/placement.h"
+#include "workloads/io/input_path.h"
 
 namespace ringsched {
 namespace {
 
+// Caps beyond which a link class is absurd input (a typo or a unit slip): 100,000 GB/s (100 TB/s, over 50x an NVLink 5
+// GPU's 1.8 TB/s) and a latency of 1 s (10^6 us).
+constexpr double kMaxLinkGbS = 1e5;
+constexpr double kMaxLinkLatencyUs = 1e6;
+
+std::string topology_json_text(const JsonReader& r) {
+  return r.value().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// A link's bandwidth_gb_s (> 0, at most kMaxLinkGbS) in bytes/s.
+double parse_link_bandwidth(const JsonReader& bw) {
+  if (!(bw.as_number() > 0.0)) bw.fail("link bandwidth must be > 0 GB/s, got " + topology_json_text(bw));
+  if (!(bw.as_positive() <= kMaxLinkGbS)) {
+    bw.fail("link bandwidth must be <= 100000 GB/s (100 TB/s; more is absurd), got " + topology_json_text(bw));
+  }
+  return bw.as_positive() * 1e9;
+}
+
+// A link's latency_us (>= 0, at most kMaxLinkLatencyUs; absent = 0) in seconds.
+double parse_link_latency(const JsonReader& r) {
+  const double us = r.non_negative_or("latency_us", 0.0);
+  if (us > kMaxLinkLatencyUs) {
+    r.at("latency_us")
+        .fail("link latency must be <= 1000000 us (1 s; more is absurd), got " +
+              topology_json_text(r.at("latency_us")));
+  }
+  return us * 1e-6;
+}
+
 // {"bandwidth_gb_s": GB/s (1e9 bytes/s), "latency_us": microseconds}
 LinkClass parse_link(const JsonReader& r) {
   r.expect_object({"bandwidth_gb_s", "latency_us"});
-  const auto bw = r.at("bandwidth_gb_s");
-  if (!(bw.as_number() > 0.0))
-    bw.fail("link bandwidth must be > 0 GB/s, got " +
-            bw.value().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   LinkClass l;
-  l.bandwidth = bw.as_positive() * 1e9;
-  l.latency = r.non_negative_or("latency_us", 0.0) * 1e-6;
+  l.bandwidth = parse_link_bandwidth(r.at("bandwidth_gb_s"));
+  l.latency = parse_link_latency(r);
   return l;
 }
 
@@ -88,12 +116,8 @@ std::shared_ptr<const Topology> parse_graph(const JsonReader& r, int nodes, int 
       TopologySpec::Link l;
       l.a = lr.at("a").as_string();
       l.b = lr.at("b").as_string();
-      const auto bw = lr.at("bandwidth_gb_s");
-      if (!(bw.as_number() > 0.0))
-        bw.fail("link bandwidth must be > 0 GB/s, got " +
-                bw.value().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-      l.link.bandwidth = bw.as_number() * 1e9;
-      l.link.latency = lr.non_negative_or("latency_us", 0.0) * 1e-6;
+      l.link.bandwidth = parse_link_bandwidth(lr.at("bandwidth_gb_s"));
+      l.link.latency = parse_link_latency(lr);
       spec.links.push_back(l);
     }
     check_link_ends(*links, spec);
@@ -116,6 +140,50 @@ std::shared_ptr<const Topology> parse_fat_tree(const JsonReader& r, int nodes, i
   return build(r, [&] { return Topology::fat_tree(nodes, gpus_per_node, npl, spines, intra, nl, ls); });
 }
 
+// kind "hosts_csv": a host list with switch names (sim/cluster/hosts_topology.h). `file` resolves against the config's
+// folder; `hosts` is "all" (cluster.nodes must equal the rows; the default) or "first" (the first cluster.nodes rows);
+// `switch_names` ("per_parent" or "global") is required: the two readings of a name give different graphs.
+std::shared_ptr<const Topology> parse_hosts_csv_topology(const JsonReader& r, int nodes, int gpus_per_node) {
+  r.expect_object({"kind", "file", "switch_names", "hosts", "intra_node", "host_asw", "asw_psw", "psw_dsw"});
+  const auto file_r = r.at("file");
+  std::string path;
+  try {
+    path = resolve_input_path(file_r.as_string(), current_input_base_dir());
+  } catch (const InputError& e) {
+    file_r.fail(e.what());
+  }
+  const auto names_r = r.at("switch_names");
+  const std::string names = names_r.as_string();
+  if (names != "per_parent" && names != "global") {
+    names_r.fail("unknown switch_names '" + names + "' (valid: per_parent, global)");
+  }
+  const auto hosts_r = r.maybe("hosts");
+  const std::string hosts = hosts_r ? hosts_r->as_string() : "all";
+  if (hosts != "all" && hosts != "first") hosts_r->fail("unknown hosts '" + hosts + "' (valid: all, first)");
+  HostsLinks links;
+  links.intra = parse_link(r.at("intra_node"));
+  links.host_asw = parse_link(r.at("host_asw"));
+  links.asw_psw = parse_link(r.at("asw_psw"));
+  const HostsTable table = read_hosts_csv(path);
+  if (table.has_dsw) {
+    links.psw_dsw = parse_link(r.at("psw_dsw"));
+  } else if (r.has("psw_dsw")) {
+    r.at("psw_dsw").fail("'" + path + "' has no DSW column, so there are no PSW-DSW links");
+  }
+  const std::size_t rows = table.hosts.size();
+  const auto n = static_cast<std::size_t>(nodes);
+  if (hosts == "all" && n != rows) {
+    r.fail("'" + path + "' lists " + std::to_string(rows) + " hosts but cluster.nodes is " + std::to_string(nodes) +
+           " (set \"hosts\": \"first\" to use its first cluster.nodes hosts)");
+  }
+  if (n > rows) {
+    r.fail("cluster.nodes (" + std::to_string(nodes) + ") is more than the " + std::to_string(rows) + " hosts of '" +
+           path + "'");
+  }
+  const SwitchNames sn = names == "global" ? SwitchNames::kGlobal : SwitchNames::kPerParent;
+  return build(r, [&] { return Topology(hosts_topology_spec(table, n, gpus_per_node, sn, links)); });
+}
+
 }  // namespace
 
 std::shared_ptr<const Topology> parse_topology(const JsonReader& r, int nodes, int gpus_per_node) {
@@ -128,7 +196,8 @@ std::shared_ptr<const Topology> parse_topology(const JsonReader& r, int nodes, i
   }
   if (kind == "fat_tree") return parse_fat_tree(r, nodes, gpus_per_node);
   if (kind == "graph") return parse_graph(r, nodes, gpus_per_node);
-  r.at("kind").fail("unknown topology kind '" + kind + "' (valid: two_level, fat_tree, graph)");
+  if (kind == "hosts_csv") return parse_hosts_csv_topology(r, nodes, gpus_per_node);
+  r.at("kind").fail("unknown topology kind '" + kind + "' (valid: two_level, fat_tree, graph, hosts_csv)");
 }
 
 PlacementConfig parse_placement(const JsonReader& r) {

@@ -649,6 +649,7 @@ ExperimentConfig parse_experiment(const nlohmann::json& doc, const std::string& 
   r.expect_object({"description", "cluster", "workload", "levels", "strategies", "beliefs", "restart", "scheduler",
                    "seeds", "base_seed", "output", "allow_parent_paths"});
   const ParentPathsAllowed parent_paths(r.bool_or("allow_parent_paths", false));
+  const InputBaseDir input_base(base_dir);  // cluster.topology.file (hosts_csv) resolves against it
   ExperimentConfig c;
   c.origin = origin;
   c.source = doc;

@@ -2,6 +2,7 @@
 #include "workloads/io/input_path.h"
 
 #include <filesystem>
+#include <utility>
 
 #include "models/input_error.h"
 
@@ -10,6 +11,7 @@ namespace {
 
 // Per thread: configs are parsed on the thread that runs them (sweeps parse cells on worker threads).
 thread_local bool parent_paths_allowed = false;
+thread_local std::string input_base_dir;
 
 }  // namespace
 
@@ -19,6 +21,16 @@ ParentPathsAllowed::ParentPathsAllowed(bool allow) : previous_(parent_paths_allo
 
 ParentPathsAllowed::~ParentPathsAllowed() {
   parent_paths_allowed = previous_;
+}
+
+InputBaseDir::InputBaseDir(std::string dir) : previous_(std::exchange(input_base_dir, std::move(dir))) {}
+
+InputBaseDir::~InputBaseDir() {
+  input_base_dir = std::move(previous_);
+}
+
+const std::string& current_input_base_dir() {
+  return input_base_dir;
 }
 
 std::string resolve_input_path(const std::string& file, const std::string& base_dir) {

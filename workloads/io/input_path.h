@@ -25,4 +25,20 @@ class ParentPathsAllowed {
   bool previous_;
 };
 
+// While alive, the folder of the config being parsed on this thread (relative names in keys parsed without a base
+// directory argument, such as cluster.topology.file, resolve against it). Scopes nest; "" = the working directory.
+class InputBaseDir {
+ public:
+  explicit InputBaseDir(std::string dir);
+  ~InputBaseDir();
+  InputBaseDir(const InputBaseDir&) = delete;
+  InputBaseDir& operator=(const InputBaseDir&) = delete;
+
+ private:
+  std::string previous_;
+};
+
+// The innermost InputBaseDir's folder on this thread ("" when none).
+const std::string& current_input_base_dir();
+
 }  // namespace ringsched
