@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "sim/cluster/network/max_min.h"
@@ -58,10 +59,11 @@ class Perspective {
         jobs_(jobs),
         on_(jobs_by_link(capacity.size(), jobs)),
         sub_(capacity.size(), -1),
-        seen_(jobs.size(), -1) {}
+        seen_(jobs.size(), 0) {}
 
   double rate(std::size_t j, const std::vector<double>& mean) {
     const ShareJob& me = jobs_[j];
+    ++call_;
     std::vector<int> distinct = me.links;
     std::sort(distinct.begin(), distinct.end());
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
@@ -77,8 +79,8 @@ class Perspective {
     for (int l : distinct) {
       for (int g : on_[static_cast<std::size_t>(l)]) {
         const auto gi = static_cast<std::size_t>(g);
-        if (gi == j || seen_[gi] == static_cast<int>(j)) continue;
-        seen_[gi] = static_cast<int>(j);
+        if (gi == j || seen_[gi] == call_) continue;
+        seen_[gi] = call_;
         FlowSpec f;
         for (int k : jobs_[gi].links) {
           if (sub_[static_cast<std::size_t>(k)] >= 0) f.links.push_back(sub_[static_cast<std::size_t>(k)]);
@@ -97,8 +99,9 @@ class Perspective {
   std::span<const double> capacity_;
   std::span<const ShareJob> jobs_;
   std::vector<std::vector<int>> on_;
-  std::vector<int> sub_;   // component link -> index among j's links, -1 = not j's
-  std::vector<int> seen_;  // competitor -> the last j whose perspective added it
+  std::vector<int> sub_;             // component link -> index among j's links, -1 = not j's
+  std::vector<std::uint64_t> seen_;  // competitor -> the last call that added it
+  std::uint64_t call_ = 0;
 };
 
 }  // namespace

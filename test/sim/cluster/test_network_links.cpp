@@ -58,7 +58,7 @@ TEST_CASE("cluster::LinkSet: a two-level cluster has two NIC links per node and 
   CHECK(one.level_names().empty());
 }
 
-TEST_CASE("cluster::LinkSet: a fat tree has NIC and leaf-spine levels; routes take 2 links in a leaf, 4 across",
+TEST_CASE("cluster::LinkSet: a fat tree has NIC and leaf-spine levels, routes take 2 links in a leaf, 4 across",
           "[network]") {
   // 8 nodes, 4 per leaf (2 leaves), 2 spines: 8 node-leaf + 4 leaf-spine edges = 24 directed links.
   const Topology t = Topology::fat_tree(8, 2, 4, 2, kLinksIntra, {25e9, 0.0}, {50e9, 0.0});
@@ -123,7 +123,7 @@ TEST_CASE("cluster::LinkSet: three switch layers give levels nic, level2, level3
   CHECK(net_links_levels(ls, ls.route(0, 1, 0)) == std::vector<int>{1, 2, 3, 3, 2, 1});
 }
 
-TEST_CASE("cluster::LinkSet: routes never pass through another node; unreachable pairs are refused", "[network]") {
+TEST_CASE("cluster::LinkSet: routes never pass through another node, unreachable pairs are refused", "[network]") {
   // a - b - c by direct node cables, no switch: a reaches b (one level-1 link) but not c.
   TopologySpec s;
   s.nodes = {{"a", 1, kLinksIntra}, {"b", 1, kLinksIntra}, {"c", 1, kLinksIntra}};

@@ -1,0 +1,150 @@
+// bench/bench_network.cpp — link contention bookkeeping under churn (issue 36's speed target: 5,000 jobs on >= 2,000
+// GPUs in < 60 s CPU) on a 256-node x 8-GPU two-level fat tree (2,048 GPUs; 16 nodes per leaf, 16 leaves, 8 spines,
+// 25 GB/s NICs, 25 GB/s leaf-spine links: 2:1 oversubscribed). Jobs of 1-64 GPUs (small ones most often; a job of
+// more than 8 GPUs takes whole nodes anywhere, so its ring crosses spines) start and stop; every event is one
+// set_job or remove_job and one update(). BM_Churn: one stop + one start at a steady number of running jobs.
+// BM_FiveThousandJobs: 5,000 jobs through a cluster holding up to `running` of them at once (10,000 updates).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <deque>
+#include <iterator>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "sim/cluster/network/network_state.h"
+
+using namespace ringsched;
+using namespace ringsched::net;
+
+namespace {
+
+constexpr int kNodes = 256;
+constexpr int kGpusPerNode = 8;
+
+const Topology& bench_tree() {
+  static const Topology t = Topology::fat_tree(kNodes, kGpusPerNode, 16, 8, {300e9, 1e-6}, {25e9, 2e-6}, {25e9, 3e-6});
+  return t;
+}
+
+// The running jobs and the free GPUs of every node.
+class Churn {
+ public:
+  Churn(const char* activity, unsigned seed) : rng_(seed), free_(kNodes, kGpusPerNode) {
+    NetworkOptions o;
+    o.contention = true;
+    o.activity = activity;
+    state_ = std::make_unique<NetworkState>(bench_tree(), o);
+  }
+
+  // Start one job if it fits (true when it did).
+  bool start() {
+    static const int sizes[] = {1, 1, 2, 4, 4, 8, 8, 16, 32, 64};
+    const int size = sizes[rng_() % std::size(sizes)];
+    std::vector<int> gpus = size <= kGpusPerNode ? part_of_node(size) : whole_nodes(size / kGpusPerNode);
+    if (gpus.empty()) return false;
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    JobComm j{gpus, 1e8 + 2e9 * u(rng_), 0.2 + 2.0 * u(rng_)};  // 25M-500M fp32 parameters; 0.2-2.2 s
+    const int id = next_id_++;
+    state_->set_job(id, j);
+    state_->update();
+    running_.push_back({id, std::move(gpus)});
+    return true;
+  }
+
+  // Stop the oldest or a random running job.
+  void stop() {
+    const std::size_t k = rng_() % 2 == 0 ? 0 : rng_() % running_.size();
+    for (int g : running_[k].second)
+      ++free_[static_cast<std::size_t>(g / kGpusPerNode)];
+    state_->remove_job(running_[k].first);
+    state_->update();
+    running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(k));
+  }
+
+  [[nodiscard]] std::size_t running() const { return running_.size(); }
+  [[nodiscard]] const NetworkState& state() const { return *state_; }
+
+ private:
+  std::vector<int> part_of_node(int size) {
+    for (int tries = 0; tries < 64; ++tries) {
+      const int n = static_cast<int>(rng_() % kNodes);
+      int& f = free_[static_cast<std::size_t>(n)];
+      if (f < size) continue;
+      std::vector<int> g;
+      for (int k = 0; k < size; ++k)
+        g.push_back(n * kGpusPerNode + (kGpusPerNode - f) + k);  // the state reads only nodes and counts
+      f -= size;
+      return g;
+    }
+    return {};
+  }
+
+  std::vector<int> whole_nodes(int count) {
+    std::vector<int> empty;
+    for (int n = 0; n < kNodes; ++n) {
+      if (free_[static_cast<std::size_t>(n)] == kGpusPerNode) empty.push_back(n);
+    }
+    if (static_cast<int>(empty.size()) < count) return {};
+    std::shuffle(empty.begin(), empty.end(), rng_);
+    std::vector<int> g;
+    for (int i = 0; i < count; ++i) {
+      const int n = empty[static_cast<std::size_t>(i)];
+      free_[static_cast<std::size_t>(n)] = 0;
+      for (int k = 0; k < kGpusPerNode; ++k)
+        g.push_back(n * kGpusPerNode + k);
+    }
+    return g;
+  }
+
+  std::mt19937_64 rng_;
+  std::vector<int> free_;
+  std::unique_ptr<NetworkState> state_;
+  std::deque<std::pair<int, std::vector<int>>> running_;
+  int next_id_ = 0;
+};
+
+void BM_Churn(benchmark::State& state, const char* activity) {
+  Churn c(activity, 1);
+  const auto target = static_cast<std::size_t>(state.range(0));
+  for (int tries = 0; c.running() < target && tries < 100000; ++tries)
+    (void)c.start();
+  for (auto _ : state) {
+    c.stop();
+    while (!c.start()) {
+    }
+  }
+  state.counters["running"] = static_cast<double>(c.running());
+  state.counters["recomputed_per_event"] =
+      benchmark::Counter(static_cast<double>(c.state().recomputed()), benchmark::Counter::kAvgIterations);
+}
+
+void BM_FiveThousandJobs(benchmark::State& state, const char* activity) {
+  const auto cap = static_cast<std::size_t>(state.range(0));
+  std::uint64_t recomputed = 0;
+  for (auto _ : state) {
+    Churn c(activity, 2);
+    int started = 0;
+    while (started < 5000) {
+      if (c.running() >= cap || !c.start()) {
+        c.stop();
+      } else {
+        ++started;
+      }
+    }
+    while (c.running() > 0)
+      c.stop();
+    recomputed = c.state().recomputed();
+  }
+  state.counters["recomputed"] = static_cast<double>(recomputed);
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(BM_Churn, expected, "expected")->Arg(50)->Arg(150)->Arg(300)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Churn, always, "always")->Arg(50)->Arg(150)->Arg(300)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_FiveThousandJobs, expected, "expected")->Arg(150)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(BM_FiveThousandJobs, always, "always")->Arg(150)->Iterations(1)->Unit(benchmark::kSecond);
+
+BENCHMARK_MAIN();
