@@ -17,9 +17,13 @@
 #include <vector>
 
 #include "sim/cluster/network/network_state.h"
+#include "sim/cluster/network/shares.h"
 
 using namespace ringsched;
-using namespace ringsched::net;
+using ringsched::net::JobComm;
+using ringsched::net::kMaxRounds;
+using ringsched::net::NetworkOptions;
+using ringsched::net::NetworkState;
 
 namespace {
 
@@ -57,6 +61,7 @@ class Churn {
     const int id = next_id_++;
     state_->set_job(id, j);
     state_->update();
+    note_rounds();
     running_.push_back({id, std::move(gpus)});
     return true;
   }
@@ -68,13 +73,22 @@ class Churn {
       ++free_[static_cast<std::size_t>(g / kGpusPerNode)];
     state_->remove_job(running_[k].first);
     state_->update();
+    note_rounds();
     running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(k));
   }
 
   [[nodiscard]] std::size_t running() const { return running_.size(); }
+  // The most fixed-point rounds any update needed, and how many updates stopped at kMaxRounds unsettled.
+  [[nodiscard]] int max_rounds() const { return max_rounds_; }
+  [[nodiscard]] int unsettled() const { return unsettled_; }
   [[nodiscard]] const NetworkState& state() const { return *state_; }
 
  private:
+  void note_rounds() {
+    max_rounds_ = std::max(max_rounds_, state_->last_rounds());
+    unsettled_ += state_->last_rounds() >= kMaxRounds ? 1 : 0;
+  }
+
   std::vector<int> part_of_node(int size) {
     for (int tries = 0; tries < 64; ++tries) {
       const int n = static_cast<int>(rng_() % static_cast<unsigned>(nodes_));
@@ -112,6 +126,8 @@ class Churn {
   std::unique_ptr<NetworkState> state_;
   std::deque<std::pair<int, std::vector<int>>> running_;
   int next_id_ = 0;
+  int max_rounds_ = 0;
+  int unsettled_ = 0;
 };
 
 void BM_Churn(benchmark::State& state, const char* activity) {
@@ -135,6 +151,8 @@ void BM_FiveThousandJobs(benchmark::State& state, const char* activity) {
   const auto nodes = static_cast<int>(state.range(0));
   const auto cap = static_cast<std::size_t>(state.range(1));
   std::uint64_t recomputed = 0;
+  int max_rounds = 0;
+  int unsettled = 0;
   for (auto _ : state) {
     Churn c(activity, 2, nodes);
     int started = 0;
@@ -148,8 +166,12 @@ void BM_FiveThousandJobs(benchmark::State& state, const char* activity) {
     while (c.running() > 0)
       c.stop();
     recomputed = c.state().recomputed();
+    max_rounds = c.max_rounds();
+    unsettled = c.unsettled();
   }
   state.counters["recomputed"] = static_cast<double>(recomputed);
+  state.counters["max_rounds"] = max_rounds;
+  state.counters["unsettled"] = unsettled;
 }
 
 }  // namespace

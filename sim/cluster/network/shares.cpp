@@ -11,7 +11,7 @@
 namespace ringsched::net {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kSharesInf = std::numeric_limits<double>::infinity();
 // A rate within this (relative) of the alone rate is the alone rate: rounding must not slow a job down.
 constexpr double kSnap = 1e-12;
 constexpr double kSettled = 1e-9;
@@ -35,7 +35,7 @@ std::vector<double> always_rates(std::span<const double> capacity, std::span<con
   std::vector<FlowSpec> specs;
   specs.reserve(jobs.size());
   for (const ShareJob& j : jobs)  // a job that sends nothing takes nothing
-    specs.push_back({j.links, j.weight, j.flow_bytes > 0.0 ? kInf : 0.0});
+    specs.push_back({j.links, j.weight, j.flow_bytes > 0.0 ? kSharesInf : 0.0});
   return weighted_max_min(capacity, specs);
 }
 
@@ -109,7 +109,7 @@ class Perspective {
 double alone_rate(std::span<const double> capacity, std::span<const int> links) {
   std::vector<int> sorted(links.begin(), links.end());
   std::sort(sorted.begin(), sorted.end());
-  double r = kInf;
+  double r = kSharesInf;
   for (std::size_t i = 0; i < sorted.size();) {
     std::size_t k = i;
     while (k < sorted.size() && sorted[k] == sorted[i])

@@ -13,7 +13,14 @@
 #include "sim/cluster/network/priority.h"
 
 using namespace ringsched;
-using namespace ringsched::net;
+using ringsched::net::gpu_intensity;
+using ringsched::net::gpu_intensity_weights;
+using ringsched::net::job_flows;
+using ringsched::net::JobComm;
+using ringsched::net::JobFlows;
+using ringsched::net::LinkSet;
+using ringsched::net::NetworkOptions;
+using ringsched::net::NetworkState;
 
 namespace {
 
