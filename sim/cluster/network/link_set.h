@@ -50,11 +50,14 @@ class LinkSet {
 
   std::vector<Link> links_;
   std::vector<std::string> level_names_;
-  std::vector<std::vector<int>> out_;  // per graph vertex: its outgoing link ids, ascending
-  std::vector<int> node_vertex_;       // node index -> graph vertex
-  std::vector<char> is_node_;          // per graph vertex
-  mutable std::vector<std::vector<int>>
-      hops_to_;  // per destination node (empty until used): hops per vertex, -1 = none
+  // Inside, node and switch vertices are numbered compactly (GPU vertices left out).
+  std::vector<std::vector<int>> out_;  // per compact vertex: its outgoing link ids, ascending
+  std::vector<int> to_;                // per link: its compact target
+  std::vector<int> node_vertex_;       // node index -> compact vertex
+  std::vector<char> is_node_;          // per compact vertex
+  // Per destination node (empty until used): hops from every compact vertex, -1 = unreachable; at most
+  // nodes x (nodes + switches) ints in all.
+  mutable std::vector<std::vector<int>> hops_to_;
 };
 
 }  // namespace ringsched::net
