@@ -59,49 +59,59 @@ class Perspective {
         jobs_(jobs),
         on_(jobs_by_link(capacity.size(), jobs)),
         sub_(capacity.size(), -1),
-        seen_(jobs.size(), 0) {}
+        seen_(jobs.size(), 0) {
+    for (const ShareJob& j : jobs) {
+      std::vector<int> d = j.links;
+      std::sort(d.begin(), d.end());
+      d.erase(std::unique(d.begin(), d.end()), d.end());
+      distinct_.push_back(std::move(d));
+    }
+  }
 
   double rate(std::size_t j, const std::vector<double>& mean) {
-    const ShareJob& me = jobs_[j];
     ++call_;
-    std::vector<int> distinct = me.links;
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    std::vector<double> cap;
-    for (int l : distinct) {
-      sub_[static_cast<std::size_t>(l)] = static_cast<int>(cap.size());
-      cap.push_back(capacity_[static_cast<std::size_t>(l)]);
+    cap_.clear();
+    for (int l : distinct_[j]) {
+      sub_[static_cast<std::size_t>(l)] = static_cast<int>(cap_.size());
+      cap_.push_back(capacity_[static_cast<std::size_t>(l)]);
     }
-    std::vector<FlowSpec> specs(1);
-    for (int l : me.links)
-      specs[0].links.push_back(sub_[static_cast<std::size_t>(l)]);
-    specs[0].weight = me.weight;
-    for (int l : distinct) {
+    std::size_t used = 0;
+    add(used, jobs_[j], kSharesInf);
+    for (int l : distinct_[j]) {
       for (int g : on_[static_cast<std::size_t>(l)]) {
         const auto gi = static_cast<std::size_t>(g);
         if (gi == j || seen_[gi] == call_) continue;
         seen_[gi] = call_;
-        FlowSpec f;
-        for (int k : jobs_[gi].links) {
-          if (sub_[static_cast<std::size_t>(k)] >= 0) f.links.push_back(sub_[static_cast<std::size_t>(k)]);
-        }
-        f.weight = jobs_[gi].weight;
-        f.cap = mean[gi];
-        specs.push_back(std::move(f));
+        add(used, jobs_[gi], mean[gi]);
       }
     }
-    for (int l : distinct)
+    for (int l : distinct_[j])
       sub_[static_cast<std::size_t>(l)] = -1;
-    return weighted_max_min(cap, specs)[0];
+    return weighted_max_min(cap_, std::span<const FlowSpec>(specs_.data(), used))[0];
   }
 
  private:
+  // The next entity: `job` restricted to the current perspective's links (buffers reused between calls).
+  void add(std::size_t& used, const ShareJob& job, double cap) {
+    if (specs_.size() == used) specs_.emplace_back();
+    FlowSpec& f = specs_[used++];
+    f.links.clear();
+    for (int k : job.links) {
+      if (sub_[static_cast<std::size_t>(k)] >= 0) f.links.push_back(sub_[static_cast<std::size_t>(k)]);
+    }
+    f.weight = job.weight;
+    f.cap = cap;
+  }
+
   std::span<const double> capacity_;
   std::span<const ShareJob> jobs_;
   std::vector<std::vector<int>> on_;
-  std::vector<int> sub_;             // component link -> index among j's links, -1 = not j's
-  std::vector<std::uint64_t> seen_;  // competitor -> the last call that added it
+  std::vector<std::vector<int>> distinct_;  // per job: its distinct links
+  std::vector<int> sub_;                    // component link -> index among j's links, -1 = not j's
+  std::vector<std::uint64_t> seen_;         // competitor -> the last call that added it
   std::uint64_t call_ = 0;
+  std::vector<double> cap_;
+  std::vector<FlowSpec> specs_;
 };
 
 }  // namespace
