@@ -35,6 +35,63 @@ std::vector<int> bfs_hops(const std::vector<std::vector<int>>& out, const std::v
 
 }  // namespace
 
+std::optional<std::pair<int, int>> LinkSet::unroutable_pair() const {
+  // Switches joined by switch-switch links form components; u reaches v through switches only iff they touch a
+  // common component or are cabled directly.
+  const std::size_t nv = is_node_.size();
+  std::vector<int> parent(nv);
+  for (std::size_t x = 0; x < nv; ++x)
+    parent[x] = static_cast<int>(x);
+  auto find = [&](int x) {
+    while (parent[static_cast<std::size_t>(x)] != x)
+      x = parent[static_cast<std::size_t>(x)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+    return x;
+  };
+  std::vector<std::vector<int>> touch(node_vertex_.size());  // per node: switch components (sorted) and, negated
+                                                             // minus one, directly cabled nodes
+  std::vector<int> node_of(nv, -1);
+  for (std::size_t n = 0; n < node_vertex_.size(); ++n)
+    node_of[static_cast<std::size_t>(node_vertex_[n])] = static_cast<int>(n);
+  for (std::size_t x = 0; x < nv; ++x) {
+    for (int id : out_[x]) {
+      const auto y = static_cast<std::size_t>(to_[static_cast<std::size_t>(id)]);
+      if (is_node_[x] == 0 && is_node_[y] == 0)
+        parent[static_cast<std::size_t>(find(static_cast<int>(x)))] = find(static_cast<int>(y));
+    }
+  }
+  for (std::size_t x = 0; x < nv; ++x) {
+    if (is_node_[x] == 0) continue;
+    auto& t = touch[static_cast<std::size_t>(node_of[x])];
+    for (int id : out_[x]) {
+      const auto y = static_cast<std::size_t>(to_[static_cast<std::size_t>(id)]);
+      t.push_back(is_node_[y] == 0 ? find(static_cast<int>(y)) : -1 - node_of[y]);
+    }
+    std::sort(t.begin(), t.end());
+    t.erase(std::unique(t.begin(), t.end()), t.end());
+  }
+  const std::size_t n = touch.size();
+  for (std::size_t u = 0; u < n; ++u) {
+    for (std::size_t v = u + 1; v < n; ++v) {
+      const auto& a = touch[u];
+      const auto& b = touch[v];
+      bool ok = std::binary_search(a.begin(), a.end(), -1 - static_cast<int>(v));
+      for (std::size_t i = 0, k = 0; !ok && i < a.size() && k < b.size();) {
+        if (a[i] < b[k]) {
+          ++i;
+        } else if (b[k] < a[i]) {
+          ++k;
+        } else {
+          ok = a[i] >= 0;
+          ++i;
+          ++k;
+        }
+      }
+      if (!ok) return std::pair{static_cast<int>(u), static_cast<int>(v)};
+    }
+  }
+  return std::nullopt;
+}
+
 std::uint64_t LinkSet::mix(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30U)) * 0xbf58476d1ce4e5b9ULL;

@@ -15,7 +15,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/cluster/topology.h"
@@ -41,6 +43,10 @@ class LinkSet {
   // std::invalid_argument when v cannot be reached from u through switches only. Not thread-safe: the hop distances
   // towards each destination node are computed on first use and kept.
   [[nodiscard]] std::vector<int> route(int u, int v, std::uint64_t salt) const;
+
+  // The first pair of nodes (u < v, by index) with no route through switches only (a path that would have to pass
+  // through another node), or nullopt when every pair has one. Config readers call it to refuse such a topology.
+  [[nodiscard]] std::optional<std::pair<int, int>> unroutable_pair() const;
 
   // splitmix64's finaliser (the ECMP hash's mixing step).
   [[nodiscard]] static std::uint64_t mix(std::uint64_t x);
