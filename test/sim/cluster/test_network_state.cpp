@@ -179,6 +179,15 @@ TEST_CASE("cluster::NetworkState: GPU-intensity priority gives the intense job m
   st.update();
   CHECK(st.slowdown(10) == Approx(4.125 / 4.0));
   CHECK(st.slowdown(20) == Approx(5.0));
+  // Expected activity: A still gets 8/9 while both communicate (B's mean is above C/9), so A's mean is
+  // 1 / (3 + 9/8) = 8/33 and B, when it communicates, gets the rest: 25/33 of C. B: (1 + 33/25) / 2 = 1.16.
+  o.activity = "expected";
+  NetworkState ex(net_state_tree(), o);
+  ex.set_job(10, net_state_job({0, 2}, 4.0));
+  ex.set_job(20, net_state_job({1, 3}, 2.0));
+  ex.update();
+  CHECK(ex.slowdown(10) == Approx(4.125 / 4.0).epsilon(1e-7));
+  CHECK(ex.slowdown(20) == Approx(1.16).epsilon(1e-7));
 }
 
 TEST_CASE("cluster::Priority: intensities rank into at most 8 levels of weight 8^level", "[network]") {
