@@ -17,11 +17,9 @@
 #include <vector>
 
 #include "sim/cluster/network/network_state.h"
-#include "sim/cluster/network/shares.h"
 
 using namespace ringsched;
 using ringsched::net::JobComm;
-using ringsched::net::kMaxRounds;
 using ringsched::net::NetworkOptions;
 using ringsched::net::NetworkState;
 
@@ -80,14 +78,11 @@ class Churn {
   [[nodiscard]] std::size_t running() const { return running_.size(); }
   // The most fixed-point rounds any update needed, and how many updates stopped at kMaxRounds unsettled.
   [[nodiscard]] int max_rounds() const { return max_rounds_; }
-  [[nodiscard]] int unsettled() const { return unsettled_; }
+  [[nodiscard]] int unsettled() const { return static_cast<int>(state_->unsettled()); }
   [[nodiscard]] const NetworkState& state() const { return *state_; }
 
  private:
-  void note_rounds() {
-    max_rounds_ = std::max(max_rounds_, state_->last_rounds());
-    unsettled_ += state_->last_rounds() >= kMaxRounds ? 1 : 0;
-  }
+  void note_rounds() { max_rounds_ = std::max(max_rounds_, state_->last_rounds()); }
 
   std::vector<int> part_of_node(int size) {
     for (int tries = 0; tries < 64; ++tries) {
@@ -127,7 +122,6 @@ class Churn {
   std::deque<std::pair<int, std::vector<int>>> running_;
   int next_id_ = 0;
   int max_rounds_ = 0;
-  int unsettled_ = 0;
 };
 
 void BM_Churn(benchmark::State& state, const char* activity) {

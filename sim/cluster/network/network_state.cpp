@@ -163,6 +163,10 @@ void NetworkState::solve(const std::vector<int>& ids) {
     local_of_[static_cast<std::size_t>(l)] = -1;
   const ShareResult r = component_shares(cap, sj, opt_.overlap, opt_.activity == "always");
   last_rounds_ = std::max(last_rounds_, r.rounds);
+  if (r.rounds >= kMaxRounds && r.residual > 0.0) {
+    ++unsettled_;
+    worst_residual_ = std::max(worst_residual_, r.residual);
+  }
   for (std::size_t k = 0; k < js.size(); ++k) {
     Job& j = *js[k];
     j.slowdown = j.hops.empty() ? 1.0 : r.jobs[k].slowdown;

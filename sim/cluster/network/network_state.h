@@ -50,6 +50,9 @@ class NetworkState {
   [[nodiscard]] std::uint64_t recomputed() const { return recomputed_; }
   // Fixed-point rounds of the largest component solved by the last update() (0 when it solved none).
   [[nodiscard]] int last_rounds() const { return last_rounds_; }
+  // Components whose "expected" fixed point stopped at kMaxRounds unsettled, and the largest residual among them.
+  [[nodiscard]] std::uint64_t unsettled() const { return unsettled_; }
+  [[nodiscard]] double worst_residual() const { return worst_residual_; }
 
  private:
   struct Job {
@@ -84,6 +87,8 @@ class NetworkState {
   std::uint64_t pass_ = 0;
   std::uint64_t recomputed_ = 0;
   int last_rounds_ = 0;
+  std::uint64_t unsettled_ = 0;
+  double worst_residual_ = 0.0;
 };
 
 }  // namespace ringsched::net

@@ -15,6 +15,10 @@ constexpr double kSharesInf = std::numeric_limits<double>::infinity();
 // A rate within this (relative) of the alone rate is the alone rate: rounding must not slow a job down.
 constexpr double kSnap = 1e-12;
 constexpr double kSettled = 1e-9;
+// The fixed point's damping, per job: its mean moves by step x (target - mean); the step halves (down to kMinStep)
+// when the gap changes sign (an oscillation) and grows by kStepGrowth (up to 1) when it does not.
+constexpr double kMinStep = 1.0 / 64.0;
+constexpr double kStepGrowth = 1.2;
 
 Share share_of(const ShareJob& j, double rate, double overlap) {
   Share s;
@@ -147,19 +151,27 @@ ShareResult component_shares(std::span<const double> capacity, std::span<const S
     return out;
   }
   std::vector<double> mean(jobs.size());
+  std::vector<double> target(jobs.size());
   for (std::size_t j = 0; j < jobs.size(); ++j)
-    out.jobs[j] = share_of(jobs[j], jobs[j].alone_rate, overlap);
+    mean[j] = share_of(jobs[j], jobs[j].alone_rate, overlap).mean_rate;
   Perspective p(capacity, jobs);
+  std::vector<double> step(jobs.size(), 1.0);
+  std::vector<double> gap(jobs.size(), 0.0);
   for (out.rounds = 1; out.rounds <= kMaxRounds; ++out.rounds) {
-    for (std::size_t j = 0; j < jobs.size(); ++j)
-      mean[j] = out.jobs[j].mean_rate;
     double change = 0.0;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
-      const Share s = share_of(jobs[j], p.rate(j, mean), overlap);
-      change = std::max(change, std::abs(s.slowdown - out.jobs[j].slowdown) / out.jobs[j].slowdown);
-      out.jobs[j] = s;
+      out.jobs[j] = share_of(jobs[j], p.rate(j, mean), overlap);
+      target[j] = out.jobs[j].mean_rate;
+      if (mean[j] > 0.0) change = std::max(change, std::abs(target[j] - mean[j]) / mean[j]);
     }
+    out.residual = change;
     if (change <= kSettled) break;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      const double g = target[j] - mean[j];
+      step[j] = g * gap[j] < 0.0 ? std::max(step[j] / 2.0, kMinStep) : std::min(1.0, step[j] * kStepGrowth);
+      gap[j] = g;
+      mean[j] += step[j] * g;
+    }
   }
   out.rounds = std::min(out.rounds, kMaxRounds);
   return out;
