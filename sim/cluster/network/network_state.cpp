@@ -163,7 +163,7 @@ void NetworkState::solve(const std::vector<int>& ids) {
     local_of_[static_cast<std::size_t>(l)] = -1;
   const ShareResult r = component_shares(cap, sj, opt_.overlap, opt_.activity == "always");
   last_rounds_ = std::max(last_rounds_, r.rounds);
-  if (r.rounds >= kMaxRounds && r.residual > 0.0) {
+  if (!r.settled) {
     ++unsettled_;
     worst_residual_ = std::max(worst_residual_, r.residual);
   }

@@ -173,7 +173,10 @@ ShareResult component_shares(std::span<const double> capacity, std::span<const S
       mean[j] += step[j] * g;
     }
   }
-  out.rounds = std::min(out.rounds, kMaxRounds);
+  if (out.rounds > kMaxRounds) {
+    out.rounds = kMaxRounds;
+    out.settled = false;
+  }
   return out;
 }
 

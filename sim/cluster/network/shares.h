@@ -47,6 +47,7 @@ struct ShareResult {
   std::vector<Share> jobs;
   int rounds = 0;         // fixed-point rounds ("expected"; 1 for "always")
   double residual = 0.0;  // "expected": the last round's largest relative gap between a mean and its update
+  bool settled = true;    // false when "expected" stopped at kMaxRounds with residual above 1e-9
 };
 
 // A job's rate per hop alone: the smallest capacity / (hops crossing it) over its links (infinity without links).

@@ -40,7 +40,8 @@ TEST_CASE("cluster::Shares: the expected fixed point settles on random coupled c
     REQUIRE(r.jobs.size() == jobs.size());
     CHECK(r.rounds <= kMaxRounds);
     CHECK(r.residual < 1e-3);
-    if (r.rounds >= kMaxRounds) ++unsettled;
+    CHECK(r.settled == (r.residual <= 1e-9));
+    if (!r.settled) ++unsettled;
     for (std::size_t k = 0; k < jobs.size(); ++k) {
       CHECK(r.jobs[k].slowdown >= 1.0);
       CHECK(r.jobs[k].rate <= jobs[k].alone_rate);
