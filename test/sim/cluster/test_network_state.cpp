@@ -79,6 +79,9 @@ TEST_CASE("cluster::NetworkState: two jobs always on share the spine links equal
   CHECK(st.slowdown(20) == Approx(1.5));
   CHECK(st.on_shared_link(10));
   CHECK(st.on_shared_link(20));
+  CHECK(st.comm_alone_s(10) == Approx(1.0));
+  CHECK(st.comm_shared_s(10) == Approx(2.0));
+  CHECK(st.comm_alone_s(99) == 0.0);
   NetworkState half(net_state_tree(), net_state_opts("always", 0.5));
   half.set_job(10, net_state_job({0, 2}, 4.0));
   half.set_job(20, net_state_job({1, 3}, 2.0));
