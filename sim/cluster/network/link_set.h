@@ -15,7 +15,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/cluster/topology.h"
@@ -42,6 +44,10 @@ class LinkSet {
   // towards each destination node are computed on first use and kept.
   [[nodiscard]] std::vector<int> route(int u, int v, std::uint64_t salt) const;
 
+  // The first pair of nodes (u < v, by index) with no route through switches only (a path that would have to pass
+  // through another node), or nullopt when every pair has one. Config readers call it to refuse such a topology.
+  [[nodiscard]] std::optional<std::pair<int, int>> unroutable_pair() const;
+
   // splitmix64's finaliser (the ECMP hash's mixing step).
   [[nodiscard]] static std::uint64_t mix(std::uint64_t x);
 
@@ -50,11 +56,14 @@ class LinkSet {
 
   std::vector<Link> links_;
   std::vector<std::string> level_names_;
-  std::vector<std::vector<int>> out_;  // per graph vertex: its outgoing link ids, ascending
-  std::vector<int> node_vertex_;       // node index -> graph vertex
-  std::vector<char> is_node_;          // per graph vertex
-  mutable std::vector<std::vector<int>>
-      hops_to_;  // per destination node (empty until used): hops per vertex, -1 = none
+  // Inside, node and switch vertices are numbered compactly (GPU vertices left out).
+  std::vector<std::vector<int>> out_;  // per compact vertex: its outgoing link ids, ascending
+  std::vector<int> to_;                // per link: its compact target
+  std::vector<int> node_vertex_;       // node index -> compact vertex
+  std::vector<char> is_node_;          // per compact vertex
+  // Per destination node (empty until used): hops from every compact vertex, -1 = unreachable; at most
+  // nodes x (nodes + switches) ints in all.
+  mutable std::vector<std::vector<int>> hops_to_;
 };
 
 }  // namespace ringsched::net

@@ -9,7 +9,7 @@
 namespace ringsched::net {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kMaxMinInf = std::numeric_limits<double>::infinity();
 // Two events closer than this (relative) happen in the same round: rounding must not leave a saturated link live.
 constexpr double kSameEvent = 1e-12;
 
@@ -97,7 +97,7 @@ std::vector<double> weighted_max_min(std::span<const double> capacity, std::span
   Filling s = start_filling(capacity, flows);
   while (!unfrozen.empty()) {
     // The next event: the lowest level at which a link saturates or a flow reaches its cap.
-    double level = kInf;
+    double level = kMaxMinInf;
     for (int l : s.live)
       level = std::min(level, s.residual[static_cast<std::size_t>(l)] / s.weight[static_cast<std::size_t>(l)]);
     for (int f : unfrozen) {

@@ -163,9 +163,14 @@ void NetworkState::solve(const std::vector<int>& ids) {
     local_of_[static_cast<std::size_t>(l)] = -1;
   const ShareResult r = component_shares(cap, sj, opt_.overlap, opt_.activity == "always");
   last_rounds_ = std::max(last_rounds_, r.rounds);
+  if (!r.settled) {
+    ++unsettled_;
+    worst_residual_ = std::max(worst_residual_, r.residual);
+  }
   for (std::size_t k = 0; k < js.size(); ++k) {
     Job& j = *js[k];
     j.slowdown = j.hops.empty() ? 1.0 : r.jobs[k].slowdown;
+    j.rate = r.jobs[k].rate;
     j.shared = false;
     for (int l : j.flows.links)
       j.shared = j.shared || on_link_[static_cast<std::size_t>(l)].size() > 1;
@@ -176,6 +181,18 @@ void NetworkState::solve(const std::vector<int>& ids) {
 double NetworkState::slowdown(int id) const {
   auto it = jobs_.find(id);
   return it == jobs_.end() ? 1.0 : it->second.slowdown;
+}
+
+double NetworkState::comm_alone_s(int id) const {
+  auto it = jobs_.find(id);
+  if (it == jobs_.end() || it->second.hops.empty()) return 0.0;
+  return it->second.flows.flow_bytes / it->second.alone_rate;
+}
+
+double NetworkState::comm_shared_s(int id) const {
+  auto it = jobs_.find(id);
+  if (it == jobs_.end() || it->second.hops.empty() || !(it->second.rate > 0.0)) return comm_alone_s(id);
+  return it->second.flows.flow_bytes / it->second.rate;
 }
 
 bool NetworkState::on_shared_link(int id) const {

@@ -32,6 +32,10 @@ class NetworkState {
 
   // As of the last update(): iteration time shared / alone (>= 1; 1 when alone, single-node or unknown id).
   [[nodiscard]] double slowdown(int id) const;
+  // Its inter-node communication time per iteration alone (flow_bytes / alone rate; 0 on one node or unknown id)
+  // and shared (as of the last update()): the model's view, for reports and checks.
+  [[nodiscard]] double comm_alone_s(int id) const;
+  [[nodiscard]] double comm_shared_s(int id) const;
   // One of its inter-node flows crosses a link that another job's flow crosses (as of the last update()).
   [[nodiscard]] bool on_shared_link(int id) const;
   // Integrate per-level link load up to `now` (seconds, non-decreasing; an earlier time is ignored). Call before
@@ -50,6 +54,9 @@ class NetworkState {
   [[nodiscard]] std::uint64_t recomputed() const { return recomputed_; }
   // Fixed-point rounds of the largest component solved by the last update() (0 when it solved none).
   [[nodiscard]] int last_rounds() const { return last_rounds_; }
+  // Components whose "expected" fixed point stopped at kMaxRounds unsettled, and the largest residual among them.
+  [[nodiscard]] std::uint64_t unsettled() const { return unsettled_; }
+  [[nodiscard]] double worst_residual() const { return worst_residual_; }
 
  private:
   struct Job {
@@ -60,6 +67,7 @@ class NetworkState {
     double alone_rate = 0.0;
     double slowdown = 1.0;
     double mean_rate = 0.0;  // bytes/s per hop, averaged over its shared iteration
+    double rate = 0.0;       // bytes/s per hop while it communicates (as of the last update())
     bool shared = false;
     std::uint64_t mark = 0;  // the update() that last visited it
   };
@@ -84,6 +92,8 @@ class NetworkState {
   std::uint64_t pass_ = 0;
   std::uint64_t recomputed_ = 0;
   int last_rounds_ = 0;
+  std::uint64_t unsettled_ = 0;
+  double worst_residual_ = 0.0;
 };
 
 }  // namespace ringsched::net

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "sim/cluster/network/max_min.h"
@@ -10,10 +11,14 @@
 namespace ringsched::net {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kSharesInf = std::numeric_limits<double>::infinity();
 // A rate within this (relative) of the alone rate is the alone rate: rounding must not slow a job down.
 constexpr double kSnap = 1e-12;
 constexpr double kSettled = 1e-9;
+// The fixed point's damping, per job: its mean moves by step x (target - mean); the step halves (down to kMinStep)
+// when the gap changes sign (an oscillation) and grows by kStepGrowth (up to 1) when it does not.
+constexpr double kMinStep = 1.0 / 64.0;
+constexpr double kStepGrowth = 1.2;
 
 Share share_of(const ShareJob& j, double rate, double overlap) {
   Share s;
@@ -34,7 +39,7 @@ std::vector<double> always_rates(std::span<const double> capacity, std::span<con
   std::vector<FlowSpec> specs;
   specs.reserve(jobs.size());
   for (const ShareJob& j : jobs)  // a job that sends nothing takes nothing
-    specs.push_back({j.links, j.weight, j.flow_bytes > 0.0 ? kInf : 0.0});
+    specs.push_back({j.links, j.weight, j.flow_bytes > 0.0 ? kSharesInf : 0.0});
   return weighted_max_min(capacity, specs);
 }
 
@@ -58,49 +63,59 @@ class Perspective {
         jobs_(jobs),
         on_(jobs_by_link(capacity.size(), jobs)),
         sub_(capacity.size(), -1),
-        seen_(jobs.size(), -1) {}
+        seen_(jobs.size(), 0) {
+    for (const ShareJob& j : jobs) {
+      std::vector<int> d = j.links;
+      std::sort(d.begin(), d.end());
+      d.erase(std::unique(d.begin(), d.end()), d.end());
+      distinct_.push_back(std::move(d));
+    }
+  }
 
   double rate(std::size_t j, const std::vector<double>& mean) {
-    ++call_;  // a new perspective: every competitor unseen (a stamp per call, not per j: rounds repeat each j)
-    const ShareJob& me = jobs_[j];
-    std::vector<int> distinct = me.links;
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    std::vector<double> cap;
-    for (int l : distinct) {
-      sub_[static_cast<std::size_t>(l)] = static_cast<int>(cap.size());
-      cap.push_back(capacity_[static_cast<std::size_t>(l)]);
+    ++call_;
+    cap_.clear();
+    for (int l : distinct_[j]) {
+      sub_[static_cast<std::size_t>(l)] = static_cast<int>(cap_.size());
+      cap_.push_back(capacity_[static_cast<std::size_t>(l)]);
     }
-    std::vector<FlowSpec> specs(1);
-    for (int l : me.links)
-      specs[0].links.push_back(sub_[static_cast<std::size_t>(l)]);
-    specs[0].weight = me.weight;
-    for (int l : distinct) {
+    std::size_t used = 0;
+    add(used, jobs_[j], kSharesInf);
+    for (int l : distinct_[j]) {
       for (int g : on_[static_cast<std::size_t>(l)]) {
         const auto gi = static_cast<std::size_t>(g);
         if (gi == j || seen_[gi] == call_) continue;
         seen_[gi] = call_;
-        FlowSpec f;
-        for (int k : jobs_[gi].links) {
-          if (sub_[static_cast<std::size_t>(k)] >= 0) f.links.push_back(sub_[static_cast<std::size_t>(k)]);
-        }
-        f.weight = jobs_[gi].weight;
-        f.cap = mean[gi];
-        specs.push_back(std::move(f));
+        add(used, jobs_[gi], mean[gi]);
       }
     }
-    for (int l : distinct)
+    for (int l : distinct_[j])
       sub_[static_cast<std::size_t>(l)] = -1;
-    return weighted_max_min(cap, specs)[0];
+    return weighted_max_min(cap_, std::span<const FlowSpec>(specs_.data(), used))[0];
   }
 
  private:
+  // The next entity: `job` restricted to the current perspective's links (buffers reused between calls).
+  void add(std::size_t& used, const ShareJob& job, double cap) {
+    if (specs_.size() == used) specs_.emplace_back();
+    FlowSpec& f = specs_[used++];
+    f.links.clear();
+    for (int k : job.links) {
+      if (sub_[static_cast<std::size_t>(k)] >= 0) f.links.push_back(sub_[static_cast<std::size_t>(k)]);
+    }
+    f.weight = job.weight;
+    f.cap = cap;
+  }
+
   std::span<const double> capacity_;
   std::span<const ShareJob> jobs_;
   std::vector<std::vector<int>> on_;
-  std::vector<int> sub_;    // component link -> index among j's links, -1 = not j's
-  std::vector<long> seen_;  // competitor -> the call of rate() whose perspective last added it
-  long call_ = 0;
+  std::vector<std::vector<int>> distinct_;  // per job: its distinct links
+  std::vector<int> sub_;                    // component link -> index among j's links, -1 = not j's
+  std::vector<std::uint64_t> seen_;         // competitor -> the last call that added it
+  std::uint64_t call_ = 0;
+  std::vector<double> cap_;
+  std::vector<FlowSpec> specs_;
 };
 
 }  // namespace
@@ -108,7 +123,7 @@ class Perspective {
 double alone_rate(std::span<const double> capacity, std::span<const int> links) {
   std::vector<int> sorted(links.begin(), links.end());
   std::sort(sorted.begin(), sorted.end());
-  double r = kInf;
+  double r = kSharesInf;
   for (std::size_t i = 0; i < sorted.size();) {
     std::size_t k = i;
     while (k < sorted.size() && sorted[k] == sorted[i])
@@ -136,21 +151,32 @@ ShareResult component_shares(std::span<const double> capacity, std::span<const S
     return out;
   }
   std::vector<double> mean(jobs.size());
+  std::vector<double> target(jobs.size());
   for (std::size_t j = 0; j < jobs.size(); ++j)
-    out.jobs[j] = share_of(jobs[j], jobs[j].alone_rate, overlap);
+    mean[j] = share_of(jobs[j], jobs[j].alone_rate, overlap).mean_rate;
   Perspective p(capacity, jobs);
+  std::vector<double> step(jobs.size(), 1.0);
+  std::vector<double> gap(jobs.size(), 0.0);
   for (out.rounds = 1; out.rounds <= kMaxRounds; ++out.rounds) {
-    for (std::size_t j = 0; j < jobs.size(); ++j)
-      mean[j] = out.jobs[j].mean_rate;
     double change = 0.0;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
-      const Share s = share_of(jobs[j], p.rate(j, mean), overlap);
-      change = std::max(change, std::abs(s.slowdown - out.jobs[j].slowdown) / out.jobs[j].slowdown);
-      out.jobs[j] = s;
+      out.jobs[j] = share_of(jobs[j], p.rate(j, mean), overlap);
+      target[j] = out.jobs[j].mean_rate;
+      if (mean[j] > 0.0) change = std::max(change, std::abs(target[j] - mean[j]) / mean[j]);
     }
+    out.residual = change;
     if (change <= kSettled) break;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      const double g = target[j] - mean[j];
+      step[j] = g * gap[j] < 0.0 ? std::max(step[j] / 2.0, kMinStep) : std::min(1.0, step[j] * kStepGrowth);
+      gap[j] = g;
+      mean[j] += step[j] * g;
+    }
   }
-  out.rounds = std::min(out.rounds, kMaxRounds);
+  if (out.rounds > kMaxRounds) {
+    out.rounds = kMaxRounds;
+    out.settled = false;
+  }
   return out;
 }
 

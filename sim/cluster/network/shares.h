@@ -15,8 +15,9 @@
 // (weight unchanged) on j's own links, itself uncapped, and its rate is its weighted max-min rate there (what the
 // competitors leave, never less than its weighted share while all are active; for two jobs with one hop each on one
 // link of capacity C: rate_A = max(C - mean_B, C w_A / (w_A + w_B))). Means depend on the shared iteration times,
-// so the rates are iterated (Jacobi, from the alone means) until no slowdown changes by more than 1e-9 relative, at
-// most kMaxRounds rounds.
+// so they are iterated from the alone means (every job's update from the previous round's means, damped per job:
+// a job whose update overshoots, changing direction, takes half steps) until every mean's update is within 1e-9
+// (relative) of it, at most kMaxRounds rounds (then the last round stands and `residual` says how far it was).
 #pragma once
 
 #include <span>
@@ -44,7 +45,9 @@ struct Share {
 
 struct ShareResult {
   std::vector<Share> jobs;
-  int rounds = 0;  // fixed-point rounds ("expected"; 1 for "always")
+  int rounds = 0;         // fixed-point rounds ("expected"; 1 for "always")
+  double residual = 0.0;  // "expected": the last round's largest relative gap between a mean and its update
+  bool settled = true;    // false when "expected" stopped at kMaxRounds with residual above 1e-9
 };
 
 // A job's rate per hop alone: the smallest capacity / (hops crossing it) over its links (infinity without links).

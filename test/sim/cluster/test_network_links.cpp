@@ -5,6 +5,7 @@
 
 #include <set>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "sim/cluster/network/link_set.h"
@@ -58,7 +59,7 @@ TEST_CASE("cluster::LinkSet: a two-level cluster has two NIC links per node and 
   CHECK(one.level_names().empty());
 }
 
-TEST_CASE("cluster::LinkSet: a fat tree has NIC and leaf-spine levels; routes take 2 links in a leaf, 4 across",
+TEST_CASE("cluster::LinkSet: a fat tree has NIC and leaf-spine levels, routes take 2 links in a leaf, 4 across",
           "[network]") {
   // 8 nodes, 4 per leaf (2 leaves), 2 spines: 8 node-leaf + 4 leaf-spine edges = 24 directed links.
   const Topology t = Topology::fat_tree(8, 2, 4, 2, kLinksIntra, {25e9, 0.0}, {50e9, 0.0});
@@ -123,7 +124,7 @@ TEST_CASE("cluster::LinkSet: three switch layers give levels nic, level2, level3
   CHECK(net_links_levels(ls, ls.route(0, 1, 0)) == std::vector<int>{1, 2, 3, 3, 2, 1});
 }
 
-TEST_CASE("cluster::LinkSet: routes never pass through another node; unreachable pairs are refused", "[network]") {
+TEST_CASE("cluster::LinkSet: routes never pass through another node, unreachable pairs are refused", "[network]") {
   // a - b - c by direct node cables, no switch: a reaches b (one level-1 link) but not c.
   TopologySpec s;
   s.nodes = {{"a", 1, kLinksIntra}, {"b", 1, kLinksIntra}, {"c", 1, kLinksIntra}};
@@ -133,4 +134,22 @@ TEST_CASE("cluster::LinkSet: routes never pass through another node; unreachable
   CHECK(net_links_levels(ls, ls.route(0, 1, 0)) == std::vector<int>{1});
   CHECK_THROWS_AS(ls.route(0, 2, 0), std::invalid_argument);
   CHECK_THROWS_AS(ls.route(0, 3, 0), std::invalid_argument);
+  CHECK(ls.unroutable_pair() == std::pair{0, 2});
+}
+
+TEST_CASE("cluster::LinkSet: unroutable_pair finds nodes that only meet through another node", "[network]") {
+  CHECK_FALSE(LinkSet(Topology::fat_tree(8, 2, 4, 2, kLinksIntra, {25e9, 0.0}, {50e9, 0.0})).unroutable_pair());
+  CHECK_FALSE(LinkSet(Topology::two_level(1, 8, kLinksIntra, {25e9, 0.0})).unroutable_pair());
+  // Switch A holds nodes 0 and 1, switch B nodes 0 and 2: 1 and 2 meet only through node 0.
+  TopologySpec s;
+  s.nodes = {{"n0", 1, kLinksIntra}, {"n1", 1, kLinksIntra}, {"n2", 1, kLinksIntra}};
+  s.switches = {"A", "B"};
+  const LinkClass l{10e9, 0.0};
+  s.links = {{"n0", "A", l}, {"n1", "A", l}, {"n0", "B", l}, {"n2", "B", l}};
+  CHECK(LinkSet(Topology(s)).unroutable_pair() == std::pair{1, 2});
+  s.links.push_back({"A", "B", l});  // a switch-switch link joins them
+  CHECK_FALSE(LinkSet(Topology(s)).unroutable_pair());
+  s.links.pop_back();
+  s.links.push_back({"n1", "n2", l});  // or a direct cable
+  CHECK_FALSE(LinkSet(Topology(s)).unroutable_pair());
 }

@@ -13,7 +13,14 @@
 #include "sim/cluster/network/priority.h"
 
 using namespace ringsched;
-using namespace ringsched::net;
+using ringsched::net::gpu_intensity;
+using ringsched::net::gpu_intensity_weights;
+using ringsched::net::job_flows;
+using ringsched::net::JobComm;
+using ringsched::net::JobFlows;
+using ringsched::net::LinkSet;
+using ringsched::net::NetworkOptions;
+using ringsched::net::NetworkState;
 
 namespace {
 
@@ -72,6 +79,9 @@ TEST_CASE("cluster::NetworkState: two jobs always on share the spine links equal
   CHECK(st.slowdown(20) == Approx(1.5));
   CHECK(st.on_shared_link(10));
   CHECK(st.on_shared_link(20));
+  CHECK(st.comm_alone_s(10) == Approx(1.0));
+  CHECK(st.comm_shared_s(10) == Approx(2.0));
+  CHECK(st.comm_alone_s(99) == 0.0);
   NetworkState half(net_state_tree(), net_state_opts("always", 0.5));
   half.set_job(10, net_state_job({0, 2}, 4.0));
   half.set_job(20, net_state_job({1, 3}, 2.0));
@@ -172,6 +182,15 @@ TEST_CASE("cluster::NetworkState: GPU-intensity priority gives the intense job m
   st.update();
   CHECK(st.slowdown(10) == Approx(4.125 / 4.0));
   CHECK(st.slowdown(20) == Approx(5.0));
+  // Expected activity: A still gets 8/9 while both communicate (B's mean is above C/9), so A's mean is
+  // 1 / (3 + 9/8) = 8/33 and B, when it communicates, gets the rest: 25/33 of C. B: (1 + 33/25) / 2 = 1.16.
+  o.activity = "expected";
+  NetworkState ex(net_state_tree(), o);
+  ex.set_job(10, net_state_job({0, 2}, 4.0));
+  ex.set_job(20, net_state_job({1, 3}, 2.0));
+  ex.update();
+  CHECK(ex.slowdown(10) == Approx(4.125 / 4.0).epsilon(1e-7));
+  CHECK(ex.slowdown(20) == Approx(1.16).epsilon(1e-7));
 }
 
 TEST_CASE("cluster::Priority: intensities rank into at most 8 levels of weight 8^level", "[network]") {
