@@ -269,6 +269,16 @@ std::vector<std::pair<std::string, double>> ClusterRuntime::link_utilisation() c
   return out;
 }
 
+ContentionTotals ClusterRuntime::contention_totals() const {
+  ContentionTotals t;
+  for (std::size_t id = 0; id < contention_of_.size(); ++id) {
+    t.slowdown.push_back(mean_slowdown(static_cast<int>(id)));
+    t.shared.push_back(shared_link(static_cast<int>(id)) ? 1 : 0);
+  }
+  t.links = link_utilisation();
+  return t;
+}
+
 std::vector<int> ClusterRuntime::node_gpus(int job_id) const {
   std::vector<int> all(static_cast<std::size_t>(nodes_), 0);
   if (!placed_) return all;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/cluster/cluster_config.h"
@@ -20,6 +21,14 @@
 #include "workloads/workload.h"
 
 namespace ringsched {
+
+// A run's link-contention figures, by job id: each job's time-averaged slowdown and whether it ever shared a link;
+// each link level's time-averaged utilisation (ClusterRuntime::link_utilisation).
+struct ContentionTotals {
+  std::vector<double> slowdown;
+  std::vector<char> shared;
+  std::vector<std::pair<std::string, double>> links;
+};
 
 class ClusterRuntime final : public ClusterView {
  public:
@@ -80,6 +89,7 @@ class ClusterRuntime final : public ClusterView {
   // Time-averaged utilisation of the links of each level (names "nic", "level2", ...; with several pools
   // "<gpu type>/<level>"), up to the last clock().
   [[nodiscard]] std::vector<std::pair<std::string, double>> link_utilisation() const;
+  [[nodiscard]] ContentionTotals contention_totals() const;
 
   // ClusterView: nodes in pool order (pool after pool).
   [[nodiscard]] int nodes() const override { return nodes_; }

@@ -16,7 +16,6 @@
 #include "models/input_error.h"
 #include "sim/cluster/cluster_runtime.h"
 #include "sim/engine/belief_scoring.h"
-#include "sim/engine/contention_results.h"
 #include "sim/engine/decision_check.h"
 #include "sim/engine/goodput_job.h"
 #include "sim/engine/job_runtime.h"
@@ -94,7 +93,7 @@ class Engine final : public Probe, public JobViews {
     }
     guard_.finish(result_.events_processed, finished_);
     if (cluster_.placed()) result_.add_placement(cluster_.placement_totals());
-    if (cluster_.contention()) add_contention(cluster_, result_);
+    if (cluster_.contention()) result_.add_contention(cluster_.contention_totals());
     return std::move(result_);
   }
 

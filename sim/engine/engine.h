@@ -11,6 +11,7 @@
 
 #include "sim/beliefs/belief_sources.h"
 #include "sim/cluster/cluster_config.h"
+#include "sim/cluster/cluster_runtime.h"
 #include "sim/cluster/placement.h"
 #include "sim/engine/belief_scoring.h"
 #include "sim/engine/horizon.h"
@@ -123,6 +124,15 @@ struct RunResult {
     fragmented_gpu_seconds += t.fragmented_gpu_seconds;
     node_span_seconds += t.node_span_seconds;
     holding_job_seconds += t.holding_job_seconds;
+  }
+  // A run's link-contention figures (cluster.network with contention on).
+  void add_contention(const ContentionTotals& t) {
+    contention = true;
+    for (std::size_t id = 0; id < jobs.size() && id < t.slowdown.size(); ++id) {
+      jobs[id].contention_slowdown = t.slowdown[id];
+      jobs[id].shared_link = t.shared[id] != 0;
+    }
+    link_utilisation = t.links;
   }
 };
 

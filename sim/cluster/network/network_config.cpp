@@ -42,6 +42,14 @@ NetworkOptions parse_network(const JsonReader& r) {
   o.activity = name_in(r, "activity", o.activity, activity_names());
   o.allreduce = name_in(r, "allreduce", o.allreduce, allreduce_names());
   o.priority = name_in(r, "priority", o.priority, priority_names());
+  if (o.priority != "none" && o.activity == "always") {
+    // Near-strict priority between jobs that never stop communicating starves the lower one for ever (a slowdown of
+    // 8^7 at the extremes): the combination says nothing about a real fabric.
+    r.at("priority")
+        .fail("\"" + o.priority +
+              "\" needs activity \"expected\": with \"always\" every flow communicates all the time, so a "
+              "lower-priority job would be starved for ever");
+  }
   if (auto b = r.maybe("bytes_per_param")) {
     o.bytes_per_param = b->as_positive();
     if (o.bytes_per_param > kMaxBytesPerParam) {

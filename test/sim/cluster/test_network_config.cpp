@@ -36,13 +36,13 @@ TEST_CASE("cluster::NetworkConfig: an empty object is contention off with the do
 TEST_CASE("cluster::NetworkConfig: every option is read", "[network]") {
   const NetworkOptions o = net_config_parse({{"contention", true},
                                              {"overlap", 0.25},
-                                             {"activity", "always"},
+                                             {"activity", "expected"},
                                              {"allreduce", "ring"},
                                              {"priority", "gpu_intensity"},
                                              {"bytes_per_param", 2}});
   CHECK(o.contention);
   CHECK(o.overlap == 0.25);
-  CHECK(o.activity == "always");
+  CHECK(o.activity == "expected");
   CHECK(o.allreduce == "ring");
   CHECK(o.priority == "gpu_intensity");
   CHECK(o.bytes_per_param == 2.0);
@@ -67,5 +67,8 @@ TEST_CASE("cluster::NetworkConfig: bad input fails naming the JSON path", "[netw
   CHECK_THAT(net_config_error({{"bytes_per_param", 1000}}),
              Contains("cluster.network.bytes_per_param") && Contains("at most 64"));
   CHECK_THAT(net_config_error(nlohmann::json::array()), Contains("cluster.network"));
+  // Priorities between always-on flows would starve the lower job for ever.
+  CHECK_THAT(net_config_error({{"activity", "always"}, {"priority", "gpu_intensity"}}),
+             Contains("cluster.network.priority") && Contains("needs activity \"expected\""));
   CHECK(net_config_error({{"bytes_per_param", 8}}).empty());
 }

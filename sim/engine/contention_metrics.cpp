@@ -1,19 +1,9 @@
-// sim/engine/contention_results.cpp — a run's link-contention figures and their metrics (see the header).
-#include "sim/engine/contention_results.h"
-
+// sim/engine/contention_metrics.cpp — the link-contention metrics (cluster.network, docs/network.md), registered and
+// computed here over each job's contention_slowdown and shared_link (RunResult::add_contention): on request, not in
+// default outputs.
 #include "sim/engine/metrics.h"
 
 namespace ringsched {
-
-void add_contention(const ClusterRuntime& cluster, RunResult& result) {
-  result.contention = true;
-  for (JobResult& j : result.jobs) {
-    j.contention_slowdown = cluster.mean_slowdown(j.id);
-    j.shared_link = cluster.shared_link(j.id);
-  }
-  result.link_utilisation = cluster.link_utilisation();
-}
-
 namespace {
 
 // Mean of each job's time-averaged slowdown over the jobs in `window` (1 without contention or jobs).
