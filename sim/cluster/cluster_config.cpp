@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "sim/cluster/network/link_set.h"
 #include "sim/cluster/topology_config.h"
 
 namespace ringsched {
@@ -66,6 +67,18 @@ void parse_network_key(const JsonReader& r, ClusterConfig& c, bool has_topology)
         "see docs/network.md");
   }
   c.network = net::parse_network(*n);
+  if (!c.network->contention) return;
+  // Flows go node -> switches -> node: a graph whose nodes only meet through another node cannot carry them.
+  std::vector<std::shared_ptr<const Topology>> topologies{c.topology};
+  for (const GpuPool& g : c.pools)
+    topologies.push_back(g.topology);
+  for (const auto& topo : topologies) {
+    if (!topo) continue;
+    if (const auto pair = net::LinkSet(*topo).unroutable_pair()) {
+      (r.has("topology") ? r.at("topology") : r.at("pools")).fail("nodes '" + topo->node_name(pair->first) + "' and '" + topo->node_name(pair->second) +
+                            "' meet only through another node: cluster.network routes flows over switches");
+    }
+  }
 }
 
 // cluster.pools: one object per GPU type.

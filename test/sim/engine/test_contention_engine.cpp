@@ -142,3 +142,24 @@ TEST_CASE("sim::Contention: cluster.network needs a topology and names the path"
   CHECK(e.find("cluster.network") != std::string::npos);
   CHECK(e.find("needs cluster.topology") != std::string::npos);
 }
+
+TEST_CASE("sim::Contention: a graph whose nodes meet only through another node is refused for contention",
+          "[contention]") {
+  // c hangs off b (a node-node link): its flows to a would pass through b.
+  const std::string graph = R"({"nodes": 3, "gpus_per_node": 1,
+      "topology": {"kind": "graph", "intra_node": {"bandwidth_gb_s": 100, "latency_us": 1},
+                   "nodes": ["a", "b", "c"], "switches": ["s"],
+                   "links": [{"a": "a", "b": "s", "bandwidth_gb_s": 10, "latency_us": 1},
+                             {"a": "b", "b": "s", "bandwidth_gb_s": 10, "latency_us": 1},
+                             {"a": "c", "b": "b", "bandwidth_gb_s": 10, "latency_us": 1}]},
+      "network": NET})";
+  const auto with = [&](const std::string& net) {
+    std::string text = graph;
+    text.replace(text.find("NET"), 3, net);
+    return network_error(text);
+  };
+  const std::string e = with(R"({"contention": true})");
+  CHECK(e.find("cluster.topology") != std::string::npos);
+  CHECK(e.find("meet only through another node") != std::string::npos);
+  CHECK(with(R"({"contention": false})").empty());
+}
