@@ -72,7 +72,7 @@ std::vector<NetRow> net_rows(const ExperimentConfig& c, const ExperimentResult& 
   return out;
 }
 
-std::string fmt(const char* f, double v) {
+std::string net_fmt(const char* f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);
   return buf;
@@ -90,10 +90,10 @@ std::string network_csv(const ExperimentConfig& c, const ExperimentResult& r) {
   for (const NetRow& row : net_rows(c, r)) {
     o << row.level << ',' << row.strategy << ',' << row.runs;
     for (double v : row.values)
-      o << ',' << fmt("%.6g", v);
-    o << ',' << fmt("%.6g", row.utilisation);
+      o << ',' << net_fmt("%.6g", v);
+    o << ',' << net_fmt("%.6g", row.utilisation);
     for (const auto& link : row.links)
-      o << ',' << fmt("%.6g", link.second);
+      o << ',' << net_fmt("%.6g", link.second);
     o << '\n';
   }
   return o.str();
@@ -114,11 +114,11 @@ std::string render_network_report(const ExperimentConfig& c, const ExperimentRes
     o << "---|";
   o << '\n';
   for (const NetRow& row : net_rows(c, r)) {
-    o << "| " << row.level << " | " << row.strategy << " | " << fmt("%.3f", row.values[0]) << " | "
-      << fmt("%.1f%%", 100 * row.values[1]) << " | " << fmt("%.1f%%", 100 * row.values[2]) << " | "
-      << fmt("%.1f%%", 100 * row.values[3]) << " | " << fmt("%.1f%%", 100 * row.utilisation) << " |";
+    o << "| " << row.level << " | " << row.strategy << " | " << net_fmt("%.3f", row.values[0]) << " | "
+      << net_fmt("%.1f%%", 100 * row.values[1]) << " | " << net_fmt("%.1f%%", 100 * row.values[2]) << " | "
+      << net_fmt("%.1f%%", 100 * row.values[3]) << " | " << net_fmt("%.1f%%", 100 * row.utilisation) << " |";
     for (const auto& link : row.links)
-      o << ' ' << fmt("%.1f%%", 100 * link.second) << " |";
+      o << ' ' << net_fmt("%.1f%%", 100 * link.second) << " |";
     o << '\n';
   }
   return o.str();
