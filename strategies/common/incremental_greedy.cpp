@@ -234,7 +234,7 @@ namespace {
 [[gnu::always_inline]] inline double greedy_per_gpu(double diff, int d) {
   const auto u = static_cast<unsigned>(d);
   if (u == 1) return diff;
-  if (d > 0 && std::has_single_bit(u)) {
+  if (d > 0 && (u & (u - 1)) == 0) {  // a power of two (std::has_single_bit calls libgcc's popcount here)
     return diff * std::bit_cast<double>(static_cast<std::uint64_t>(1023 - std::countr_zero(u)) << 52);
   }
   return diff / static_cast<double>(d);
