@@ -79,11 +79,11 @@ class SrtfQueues {
     all_served_ = false;
     // Holders have run since the last decision, and jobs the last fill preempted ran until then: new keys.
     std::size_t live = 0;
-    for (int id : run_) {
-      Job& j = job(id);
+    for (const Held& h : run_) {
+      Job& j = jobs_[static_cast<std::size_t>(h.id)];
       if (!j.active || j.held == 0) continue;
-      j.key = key_of(s, id);
-      run_[live++] = id;
+      j.key = key_of(s, h.id);
+      run_[live++] = {j.key, h.id, j.size};
     }
     run_.resize(live);
     for (int id : last_released_) {
@@ -114,6 +114,13 @@ class SrtfQueues {
     std::uint64_t served = 0;  // the fill that last served it
   };
   using Key = std::tuple<double, int>;  // believed remaining time, id (decide's stable sort keeps id order on ties)
+  // A holder in run_, with the key and size the sort and the fill compare (no trip to its Job).
+  struct Held {
+    double key;
+    int id;
+    int size;
+    [[nodiscard]] bool operator<(const Held& o) const { return key < o.key || (key == o.key && id < o.id); }
+  };
 
   Job& job(int id) {
     if (jobs_.size() <= static_cast<std::size_t>(id)) jobs_.resize(static_cast<std::size_t>(id) + 1);
@@ -138,22 +145,16 @@ class SrtfQueues {
     if (it->second.empty()) by_size_.erase(it);
     j.keyed = false;
   }
-  [[nodiscard]] bool before(int a, int b) const {
-    const Job& x = jobs_[static_cast<std::size_t>(a)];
-    const Job& y = jobs_[static_cast<std::size_t>(b)];
-    if (x.key != y.key) return x.key < y.key;
-    return a < b;
-  }
   void sort_run() {
     if (!run_sorted_) {
-      std::sort(run_.begin(), run_.end(), [&](int a, int b) { return before(a, b); });
+      std::sort(run_.begin(), run_.end());
       run_sorted_ = true;
       return;
     }
     for (std::size_t i = 1; i < run_.size(); ++i) {
-      const int x = run_[i];
+      const Held x = run_[i];
       std::size_t k = i;
-      for (; k > 0 && before(x, run_[k - 1]); --k)
+      for (; k > 0 && x < run_[k - 1]; --k)
         run_[k] = run_[k - 1];
       run_[k] = x;
     }
@@ -167,36 +168,48 @@ class SrtfQueues {
   void serve(Decision& d, int id) {  // a waiting job starts (appended to run_)
     if (job(id).keyed) unkey(id);
     change(d, id, job(id).size);
-    run_.push_back(id);
+    run_.push_back({job(id).key, id, job(id).size});
   }
   // rigid_fill in (remaining, id) order over the holders' list and the waiting sets.
   void fill(Decision& d, const Snapshot& s) {
     ++fills_;
-    std::vector<int> served = merge_fill(
-        run_, by_size_, s.total_gpus, [&](int id) { return job(id).size; }, [&](int a, int b) { return before(a, b); });
-    for (int id : served)
-      job(id).served = fills_;
-    // Holders not served release their GPUs (back to the waiting sets), then the waiting jobs served start.
-    for (int id : run_) {
-      Job& j = job(id);
-      if (j.served == fills_) continue;
-      change(d, id, 0);
-      key(id);
-      last_released_.push_back(id);
-    }
+    struct SizeOf {
+      const std::vector<Job>& jobs;
+      int operator()(const Held& h) const { return h.size; }
+      int operator()(int id) const { return jobs[static_cast<std::size_t>(id)].size; }
+    };
+    const std::vector<int> served =
+        merge_fill(run_, by_size_, s.total_gpus, SizeOf{jobs_}, [&](const Held& h, int waiting) {
+          const double k = jobs_[static_cast<std::size_t>(waiting)].key;
+          return h.key < k || (h.key == k && h.id < waiting);  // (remaining, id) order
+        });
+    next_.clear();
     for (int id : served) {
-      Job& j = job(id);
-      if (j.held > 0) continue;
-      unkey(id);
-      change(d, id, j.size);
+      Job& j = jobs_[static_cast<std::size_t>(id)];
+      j.served = fills_;
+      next_.push_back({j.key, id, j.size});
     }
-    run_ = std::move(served);
+    // Holders not served release their GPUs (back to the waiting sets), then the waiting jobs served start.
+    for (const Held& h : run_) {
+      if (jobs_[static_cast<std::size_t>(h.id)].served == fills_) continue;
+      change(d, h.id, 0);
+      key(h.id);
+      last_released_.push_back(h.id);
+    }
+    for (const Held& h : next_) {
+      Job& j = jobs_[static_cast<std::size_t>(h.id)];
+      if (j.held > 0) continue;
+      unkey(h.id);
+      change(d, h.id, j.size);
+    }
+    run_.swap(next_);
   }
 
   int gpus_;
   std::vector<Job> jobs_;                 // by id
   std::map<int, std::set<Key>> by_size_;  // rigid size -> waiting active jobs by (remaining, id)
-  std::vector<int> run_;                  // the jobs holding GPUs, in the last fill's order (finished ones skipped)
+  std::vector<Held> run_;                 // the jobs holding GPUs, in the last fill's order (finished ones skipped)
+  std::vector<Held> next_;                // the next run_, built by fill
   bool run_sorted_ = true;                // run_ is in some fill's order (else sorted from scratch)
   std::vector<int> last_released_;        // jobs the last fill preempted
   std::uint64_t fills_ = 0;

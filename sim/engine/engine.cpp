@@ -354,7 +354,7 @@ class Engine final : public Probe, public JobViews {
   void refresh_view(int id) {
     advance(id);
     if (incremental_) {
-      observe(id);
+      if (rt_[static_cast<std::size_t>(id)].observed) observe(id);  // (no call per holder when beliefs observe nothing)
     } else {
       views_[position(id)] = make_view(id);
     }

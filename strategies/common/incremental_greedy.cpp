@@ -2,7 +2,9 @@
 #include "strategies/common/incremental_greedy.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "strategies/common/allocation.h"
@@ -212,7 +214,8 @@ void IncrementalGreedy::lazy(Decision& d, const Snapshot& s) {
   run_.clear();
   run_head_ = 0;
   examined_.clear();
-  std::vector<int> grown;  // jobs grown this decision; their counts in count_ (0 = at the minimum)
+  std::vector<int>& grown = growing_;  // jobs grown this decision; their counts in count_ (0 = at the minimum)
+  grown.clear();
   if (count_.size() < kept_.size()) count_.resize(kept_.size(), 0);
   last_taken_ = std::numeric_limits<double>::infinity();
   if (budget > 0 && cut_ > 0.0 && cut_ < std::numeric_limits<double>::infinity()) {
@@ -223,6 +226,20 @@ void IncrementalGreedy::lazy(Decision& d, const Snapshot& s) {
   relist(examined_);
   lazy_changes(d, s, grown);
 }
+
+// A gain per GPU as the greedy computes it, diff / d, without the division when d is a power of two: 2^-k is exact,
+// and diff / 2^k and diff * 2^-k are the same real number rounded once (IEEE 754): the same double, NaN and infinities
+// included. Steps are 1 GPU (unit steps, most doubling steps' first) or doublings, so the division is mostly gone.
+namespace {
+[[gnu::always_inline]] inline double greedy_per_gpu(double diff, int d) {
+  const auto u = static_cast<unsigned>(d);
+  if (u == 1) return diff;
+  if (d > 0 && (u & (u - 1)) == 0) {  // a power of two (std::has_single_bit calls libgcc's popcount here)
+    return diff * std::bit_cast<double>(static_cast<std::uint64_t>(1023 - std::countr_zero(u)) << 52);
+  }
+  return diff / static_cast<double>(d);
+}
+}  // namespace
 
 // The believed time of job `id` at `w` GPUs from its chain (which lists strictly increasing counts from its minimum
 // on: a unit-step chain holds count c at index c - min).
@@ -244,10 +261,12 @@ void IncrementalGreedy::lazy(Decision& d, const Snapshot& s) {
 }
 
 [[gnu::always_inline]] inline double IncrementalGreedy::gain_at(const Snapshot& s, int id, int cur, double remaining,
-                                                                double& t_cur) const {
+                                                                double& t_cur, double* t_nxt) const {
   const int nxt = next_count(cur, kept_[static_cast<std::size_t>(id)].max_gpus);
   t_cur = time_at(s, id, cur, remaining);
-  return (t_cur - time_at(s, id, nxt, remaining)) / static_cast<double>(nxt - cur);
+  const double t = time_at(s, id, nxt, remaining);
+  if (t_nxt != nullptr) *t_nxt = t;
+  return greedy_per_gpu(t_cur - t, nxt - cur);
 }
 
 // The exact gains waiting to be taken: those examined in descending order (they mostly come so: examined by their old
@@ -286,9 +305,11 @@ void IncrementalGreedy::lazy(Decision& d, const Snapshot& s) {
   Kept& k = kept_[static_cast<std::size_t>(id)];
   k.listed = false;
   const double done = s.views->work_done(id);
+  examined_t_next_ = -1.0;
   if (k.work_done != done) {
     double t_cur = 0.0;
-    k.gain = gain_at(s, id, ends_[static_cast<std::size_t>(id)].need, std::max(1.0, k.total - done), t_cur);
+    k.gain = gain_at(s, id, ends_[static_cast<std::size_t>(id)].need, std::max(1.0, k.total - done), t_cur,
+                     &examined_t_next_);
     k.work_done = done;
     // Remaining work only falls, so later gains are at most this one plus the rounding of the two times (relative
     // 2^-53 each, on numbers at most t_cur).
@@ -312,7 +333,9 @@ void IncrementalGreedy::collect_tokens(const Snapshot& s, int id, double v) {
   int cur = ends_[static_cast<std::size_t>(id)].need;
   double g = k.gain;
   auto time_of = [&](std::size_t i) { return chain[i].second > 0.0 ? remaining / chain[i].second : inf; };
-  double t_next = -1.0;  // the time at chain[i] when computed by the previous step (the same expression), else < 0
+  // The time at chain[i] when computed by the previous step or, at i = 1, by examine (time_at: the same expression on
+  // the same speed, chain[1] being its second count), else < 0.
+  double t_next = examined_t_next_;
   double vt[kThresholds];
   for (int t = 0; t < kThresholds; ++t)
     vt[t] = v * kMult[t];
@@ -341,7 +364,7 @@ void IncrementalGreedy::collect_tokens(const Snapshot& s, int id, double v) {
     if (i + 1 < chain.size() && chain[i].first == cur && chain[i + 1].first == after) {
       const double t_cur = t_next >= 0.0 ? t_next : time_of(i);
       t_next = time_of(i + 1);
-      g = (t_cur - t_next) / static_cast<double>(after - cur);
+      g = greedy_per_gpu(t_cur - t_next, after - cur);
     } else {
       t_next = -1.0;
       double t_cur = 0.0;
@@ -532,7 +555,7 @@ void IncrementalGreedy::lazy_changes(Decision& d, const Snapshot& s, std::vector
   }
   for (int id : grown)
     count_[static_cast<std::size_t>(id)] = 0;
-  grown_ = std::move(grown);
+  grown_.swap(grown);
   lazy_last_ = true;
 }
 

@@ -81,7 +81,9 @@ class IncrementalGreedy {
   [[nodiscard]] bool next_examined(Entry& e);
   // The lazy greedy's parts (incremental_greedy.cpp, at lazy).
   [[nodiscard]] double time_at(const Snapshot& s, int id, int w, double remaining) const;
-  [[nodiscard]] double gain_at(const Snapshot& s, int id, int cur, double remaining, double& t_cur) const;
+  // (t_nxt, when given, receives the time at the next count.)
+  [[nodiscard]] double gain_at(const Snapshot& s, int id, int cur, double remaining, double& t_cur,
+                               double* t_nxt = nullptr) const;
   [[nodiscard]] const Gain* best() const;
   void push_gain(const Gain& g);
   void offer_first(int id);
@@ -137,6 +139,8 @@ class IncrementalGreedy {
   std::vector<Entry> relisted_;  // their new entries
   bool lazy_last_ = false;       // the last decision ran the lazy greedy
   std::vector<int> grown_;       // then: the jobs it gave more than their minimum
+  std::vector<int> growing_;     // the jobs grown in this decision (grown_'s next value; buffers swapped, not freed)
+  double examined_t_next_ = -1;  // examine's time at the job's second count (< 0: its kept gain was reused)
   std::vector<int> count_;       // by job id, during the lazy greedy: count if grown (else 0)
 };
 

@@ -141,9 +141,17 @@ Decision fcfs_fill_typed(const Snapshot& s, SizeFn size, bool backfill) {
 // is the job id); `before(a, b)` is the priority order between two job ids, `size_of` a job's rigid size. Returns the
 // jobs served, in priority order. The best waiting head among the sizes that still fit is recomputed only when a
 // waiting job is taken or the GPUs left fall below its size, so holders (most of what is served) cost one comparison
-// each; a job too large for the GPUs left is skipped for good (free GPUs only shrink).
-template <class Key, class SizeOf, class Before>
-std::vector<int> merge_fill(const std::vector<int>& run, const std::map<int, std::set<Key>>& by_size, int free,
+// each; a job too large for the GPUs left is skipped for good (free GPUs only shrink). `run` holds job ids, or records
+// with an `id` that carry what `size_of` and `before` read of a holder (then `size_of(record)`, `before(record, id)`).
+inline int merge_fill_id(int id) {
+  return id;
+}
+template <class Run>
+int merge_fill_id(const Run& r) {
+  return r.id;
+}
+template <class Key, class Run, class SizeOf, class Before>
+std::vector<int> merge_fill(const std::vector<Run>& run, const std::map<int, std::set<Key>>& by_size, int free,
                             SizeOf size_of, Before before) {
   struct Cursor {
     int size;
@@ -171,16 +179,17 @@ std::vector<int> merge_fill(const std::vector<int>& run, const std::map<int, std
     }
     int id = -1;
     if (r < run.size() && (best == nullptr || before(run[r], std::get<kId>(*best->at)))) {
-      id = run[r++];
+      id = merge_fill_id(run[r]);
+      free -= size_of(run[r++]);
     } else if (best != nullptr) {
       id = std::get<kId>(*best->at);
+      free -= size_of(id);
       ++best->at;
       stale = true;
     } else {
       break;
     }
     served.push_back(id);
-    free -= size_of(id);
   }
   return served;
 }
