@@ -1,6 +1,7 @@
 """python::Composition: the Python half of the composition matrix (the C++ half: test/sim/engine/
 test_composition_matrix.cpp). A Python strategy registered with gpu_types=True runs in every cell of {one pool,
-several pools} x {no placement, a placement policy, a cluster-wide topology, a topology per pool} x {step-time
+several pools} x {no placement, a placement policy, a cluster-wide topology, a topology per pool, a topology with link
+contention and contention-aware placement} x {step-time
 classes, goodput classes} x {event-driven, rounds}, checking at every decision what it can see of the engine's
 invariants (time never goes back, no pool or cluster over its GPUs, progress never goes back) and at the end that
 every job finished; what stays refused (an explicit graph shared by pools) says why.
@@ -25,24 +26,27 @@ GOODPUT = {"name": "matrix-goodput", "classes": [{
     "name": "tiny", "gpus": {"max": 4},
     "goodput": {"tables": str(SOURCE / "test" / "fixtures" / "goodput" / "tiny-types"), "by_type": "files",
                 "reference_type": "slow", "max_epochs": 3}}]}
-PLACES = ["none", "placement", "cluster topology", "pool topology"]
+PLACES = ["none", "placement", "cluster topology", "pool topology", "contention"]
 
 
 def matrix_config(pools, place, goodput, rounds):
     if pools:
         cluster = {"pools": [{"gpu_type": "slow", "nodes": 2, "gpus_per_node": 4},
                              {"gpu_type": "fast", "nodes": 1, "gpus_per_node": 4}]}
-        if place == "cluster topology":
+        if place in ("cluster topology", "contention"):
             cluster["topology"] = TWO_LEVEL
         if place == "pool topology":
             for p in cluster["pools"]:
                 p["topology"] = TWO_LEVEL
     else:
         cluster = {"nodes": 2, "gpus_per_node": 4}
-        if place in ("cluster topology", "pool topology"):
+        if place in ("cluster topology", "pool topology", "contention"):
             cluster["topology"] = TWO_LEVEL
     if place == "placement":
         cluster["placement"] = {"policy": "packed"}
+    if place == "contention":
+        cluster["placement"] = {"policy": "contention"}
+        cluster["network"] = {"contention": True}
     doc = {"cluster": cluster,
            "workload": {"catalog": GOODPUT if goodput else STEP_TIME, "jobs": 6, "arrival": {"process": "poisson"}},
            "levels": [{"name": "busy", "load": 4.0 if goodput else 0.8}], "strategies": [], "seeds": 1,
@@ -119,6 +123,8 @@ def test_a_python_strategy_runs_in_every_cell(fresh_name, pools, place, goodput,
         assert float(row["finish_s"]) >= float(row["first_start_s"]) >= float(row["arrival_s"])
         if pools:
             assert row["gpu_type"] in ("slow", "fast")
+        if place == "contention":
+            assert float(row["contention_slowdown"]) >= 1.0
     assert not res.summary["runs"][0].get("error")
 
 

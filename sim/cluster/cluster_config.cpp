@@ -75,8 +75,9 @@ void parse_network_key(const JsonReader& r, ClusterConfig& c, bool has_topology)
   for (const auto& topo : topologies) {
     if (!topo) continue;
     if (const auto pair = net::LinkSet(*topo).unroutable_pair()) {
-      (r.has("topology") ? r.at("topology") : r.at("pools")).fail("nodes '" + topo->node_name(pair->first) + "' and '" + topo->node_name(pair->second) +
-                            "' meet only through another node: cluster.network routes flows over switches");
+      (r.has("topology") ? r.at("topology") : r.at("pools"))
+          .fail("nodes '" + topo->node_name(pair->first) + "' and '" + topo->node_name(pair->second) +
+                "' meet only through another node: cluster.network routes flows over switches");
     }
   }
 }

@@ -680,9 +680,9 @@ void write_outputs(StagedOutput& out, const ExperimentConfig& c, const Experimen
 }
 
 const std::vector<std::string>& output_file_names() {
-  static const std::vector<std::string> names = {"summary.json", "jobs.csv",      "events.csv",           "table.md",
-                                                 "table.csv",    "placement.csv", "prediction_errors.csv",
-                                                 "network.csv"};
+  static const std::vector<std::string> names = {
+      "summary.json",          "jobs.csv",   "events.csv", "table.md", "table.csv", "placement.csv",
+      "prediction_errors.csv", "network.csv"};
   return names;
 }
 
