@@ -75,11 +75,8 @@ class ContentionAware final : public PlacementPolicy {
     for (int n : all) {
       if (st.free_on(n) >= count) return packed_choice(st, all, count);  // one node: best fit
     }
-    std::vector<int> sums;
     for (std::size_t k = 0; k < t.levels().size(); ++k) {
-      sums.assign(static_cast<std::size_t>(t.group_count(k)), 0);
-      for (int n : all)
-        sums[static_cast<std::size_t>(t.group_of(k, n))] += st.free_on(n);
+      const std::vector<int> sums = group_free(st, all, k);
       const std::vector<int> cross = crossers(st, k);
       int best = -1;
       for (std::size_t gi = 0; gi < sums.size(); ++gi) {
@@ -90,19 +87,13 @@ class ContentionAware final : public PlacementPolicy {
         }
       }
       if (best < 0) continue;
-      std::vector<int> members;
-      for (int n : all) {
-        if (t.group_of(k, n) == best) members.push_back(n);
-      }
+      std::vector<int> members = group_members(t, all, k, best);
       if (k > 0) members = fewest_crossed_nodes(st, members, k - 1, count);
       return packed_choice(st, members, count);
     }
     throw std::logic_error("placement: not enough free GPUs");
   }
-  [[nodiscard]] bool better(const RingComm& a, const RingComm& b) const override {
-    if (a.bandwidth != b.bandwidth) return a.bandwidth > b.bandwidth;
-    return a.nodes < b.nodes;
-  }
+  [[nodiscard]] bool better(const RingComm& a, const RingComm& b) const override { return wider_ring(a, b); }
 };
 const PlacementPolicyRegistrar contention_placement_registrar{"contention", make_policy<ContentionAware>};
 

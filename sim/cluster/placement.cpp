@@ -96,6 +96,27 @@ std::vector<int> nodes_with_free(const ClusterState& st) {
   return nodes;
 }
 
+std::vector<int> group_members(const Topology& t, const std::vector<int>& nodes, std::size_t level, int group) {
+  std::vector<int> members;
+  for (int n : nodes) {
+    if (t.group_of(level, n) == group) members.push_back(n);
+  }
+  return members;
+}
+
+std::vector<int> group_free(const ClusterState& st, const std::vector<int>& nodes, std::size_t level) {
+  const Topology& t = st.topology();
+  std::vector<int> sums(static_cast<std::size_t>(t.group_count(level)), 0);
+  for (int n : nodes)
+    sums[static_cast<std::size_t>(t.group_of(level, n))] += st.free_on(n);
+  return sums;
+}
+
+bool wider_ring(const RingComm& a, const RingComm& b) {
+  if (a.bandwidth != b.bandwidth) return a.bandwidth > b.bandwidth;
+  return a.nodes < b.nodes;
+}
+
 namespace {
 
 class Packed final : public PlacementPolicy {
@@ -147,11 +168,8 @@ class TopologyAware final : public PlacementPolicy {
       if (st.free_on(n) >= count) return packed_choice(st, all, count);  // one node: best fit
     }
     // The widest bandwidth level with a group of nodes that holds the job; best fit among those groups.
-    std::vector<int> sums;
     for (std::size_t k = 0; k < t.levels().size(); ++k) {
-      sums.assign(static_cast<std::size_t>(t.group_count(k)), 0);
-      for (int n : all)
-        sums[static_cast<std::size_t>(t.group_of(k, n))] += st.free_on(n);
+      const std::vector<int> sums = group_free(st, all, k);
       int best = -1;
       for (std::size_t gi = 0; gi < sums.size(); ++gi) {
         if (sums[gi] >= count && (best < 0 || sums[gi] < sums[static_cast<std::size_t>(best)])) {
@@ -159,18 +177,11 @@ class TopologyAware final : public PlacementPolicy {
         }
       }
       if (best < 0) continue;
-      std::vector<int> members;
-      for (int n : all) {
-        if (t.group_of(k, n) == best) members.push_back(n);
-      }
-      return packed_choice(st, members, count);
+      return packed_choice(st, group_members(t, all, k, best), count);
     }
     throw std::logic_error("placement: not enough free GPUs");
   }
-  [[nodiscard]] bool better(const RingComm& a, const RingComm& b) const override {
-    if (a.bandwidth != b.bandwidth) return a.bandwidth > b.bandwidth;
-    return a.nodes < b.nodes;
-  }
+  [[nodiscard]] bool better(const RingComm& a, const RingComm& b) const override { return wider_ring(a, b); }
 };
 const PlacementPolicyRegistrar topology_placement_registrar{"topology", make_policy<TopologyAware>};
 

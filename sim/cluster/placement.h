@@ -71,6 +71,12 @@ std::unique_ptr<PlacementPolicy> make_policy() {
 std::vector<int> packed_choice(const ClusterState& st, std::vector<int> nodes, int count);
 // Nodes with at least one free GPU, ascending.
 std::vector<int> nodes_with_free(const ClusterState& st);
+// The nodes of `nodes` in group `group` of bandwidth level `level` (Topology::group_of), in their order.
+std::vector<int> group_members(const Topology& t, const std::vector<int>& nodes, std::size_t level, int group);
+// Free GPUs of `nodes` summed per group of bandwidth level `level` (one entry per group of that level).
+std::vector<int> group_free(const ClusterState& st, const std::vector<int>& nodes, std::size_t level);
+// The `topology` and `contention` policies' order: `a` is a wider ring than `b`, or as wide on fewer nodes.
+bool wider_ring(const RingComm& a, const RingComm& b);
 
 struct PlacementTotals {
   int migrations = 0;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sim/experiments/atomic_file.h"
+#include "workloads/io/number_text.h"
 
 namespace ringsched {
 namespace {
@@ -72,12 +73,6 @@ std::vector<NetRow> net_rows(const ExperimentConfig& c, const ExperimentResult& 
   return out;
 }
 
-std::string net_fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 }  // namespace
 
 std::string network_csv(const ExperimentConfig& c, const ExperimentResult& r) {
@@ -90,10 +85,10 @@ std::string network_csv(const ExperimentConfig& c, const ExperimentResult& r) {
   for (const NetRow& row : net_rows(c, r)) {
     o << row.level << ',' << row.strategy << ',' << row.runs;
     for (double v : row.values)
-      o << ',' << net_fmt("%.6g", v);
-    o << ',' << net_fmt("%.6g", row.utilisation);
+      o << ',' << formatted("%.6g", v);
+    o << ',' << formatted("%.6g", row.utilisation);
     for (const auto& link : row.links)
-      o << ',' << net_fmt("%.6g", link.second);
+      o << ',' << formatted("%.6g", link.second);
     o << '\n';
   }
   return o.str();
@@ -114,11 +109,11 @@ std::string render_network_report(const ExperimentConfig& c, const ExperimentRes
     o << "---|";
   o << '\n';
   for (const NetRow& row : net_rows(c, r)) {
-    o << "| " << row.level << " | " << row.strategy << " | " << net_fmt("%.3f", row.values[0]) << " | "
-      << net_fmt("%.1f%%", 100 * row.values[1]) << " | " << net_fmt("%.1f%%", 100 * row.values[2]) << " | "
-      << net_fmt("%.1f%%", 100 * row.values[3]) << " | " << net_fmt("%.1f%%", 100 * row.utilisation) << " |";
+    o << "| " << row.level << " | " << row.strategy << " | " << formatted("%.3f", row.values[0]) << " | "
+      << formatted("%.1f%%", 100 * row.values[1]) << " | " << formatted("%.1f%%", 100 * row.values[2]) << " | "
+      << formatted("%.1f%%", 100 * row.values[3]) << " | " << formatted("%.1f%%", 100 * row.utilisation) << " |";
     for (const auto& link : row.links)
-      o << ' ' << net_fmt("%.1f%%", 100 * link.second) << " |";
+      o << ' ' << formatted("%.1f%%", 100 * link.second) << " |";
     o << '\n';
   }
   return o.str();

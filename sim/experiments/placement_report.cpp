@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "sim/experiments/atomic_file.h"
+#include "workloads/io/number_text.h"
 
 namespace ringsched {
 namespace {
@@ -65,12 +66,6 @@ std::vector<Row> rows(const ExperimentConfig& c, const ExperimentResult& r) {
   return out;
 }
 
-std::string num(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 }  // namespace
 
 std::string placement_csv(const ExperimentConfig& c, const ExperimentResult& r) {
@@ -80,13 +75,14 @@ std::string placement_csv(const ExperimentConfig& c, const ExperimentResult& r) 
   for (const Row& row : rows(c, r)) {
     o << row.level << ',' << row.strategy << ',' << row.runs << ',';
     if (row.placed) {
-      o << num("%.6g", row.frag) << ',' << num("%.6g", row.span) << ',' << num("%.6g", row.migr);
+      o << formatted("%.6g", row.frag) << ',' << formatted("%.6g", row.span) << ',' << formatted("%.6g", row.migr);
     } else {
       o << ",,";
     }
     o << ',' << row.gap_decisions << ',';
     if (row.gap_decisions > 0) {
-      o << num("%.6g", row.gap_mean) << ',' << num("%.6g", row.gap_p95) << ',' << num("%.6g", row.gap_max);
+      o << formatted("%.6g", row.gap_mean) << ',' << formatted("%.6g", row.gap_p95) << ','
+        << formatted("%.6g", row.gap_max);
     } else {
       o << ",,";
     }
@@ -109,14 +105,14 @@ std::string render_placement_report(const ExperimentConfig& c, const ExperimentR
   for (const Row& row : rows(c, r)) {
     o << "| " << row.level << " | " << row.strategy << " | ";
     if (row.placed) {
-      o << num("%.4f", row.frag) << " | " << num("%.3f", row.span) << " | " << num("%.3f", row.migr);
+      o << formatted("%.4f", row.frag) << " | " << formatted("%.3f", row.span) << " | " << formatted("%.3f", row.migr);
     } else {
       o << "- | - | -";
     }
     o << " | " << row.gap_decisions << " | ";
     if (row.gap_decisions > 0) {
-      o << num("%.4f%%", 100 * row.gap_mean) << " | " << num("%.4f%%", 100 * row.gap_p95) << " | "
-        << num("%.4f%%", 100 * row.gap_max);
+      o << formatted("%.4f%%", 100 * row.gap_mean) << " | " << formatted("%.4f%%", 100 * row.gap_p95) << " | "
+        << formatted("%.4f%%", 100 * row.gap_max);
     } else {
       o << "- | - | -";
     }

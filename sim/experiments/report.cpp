@@ -27,12 +27,6 @@ std::string csv_field(const std::string& s) {
 
 namespace {
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 // Absent figures are null, never 0: no mean without a successful seed, no spread or interval from one seed.
 nlohmann::json agg_json(const Aggregate& a) {
   const auto value_if = [](bool present, double v) { return present ? nlohmann::json(v) : nlohmann::json(nullptr); };
@@ -44,10 +38,10 @@ nlohmann::json agg_json(const Aggregate& a) {
 
 // Table cells: `-` for what is absent (n = 0: the mean; n < 2: the CI).
 std::string shown_mean(const Aggregate& a, const char* f, double scale) {
-  return a.n > 0 ? fmt(f, a.mean * scale) : "-";
+  return a.n > 0 ? formatted(f, a.mean * scale) : "-";
 }
 std::string shown_ci(const Aggregate& a, const char* f, double scale) {
-  return a.n > 1 ? fmt(f, a.ci95 * scale) : "-";
+  return a.n > 1 ? formatted(f, a.ci95 * scale) : "-";
 }
 // CSV fields: empty for what is absent (pandas reads it as NaN).
 std::string csv_mean(const Aggregate& a, double scale) {
@@ -88,7 +82,7 @@ std::string trace_notes_text(const ExperimentConfig& c) {
         << " not used (workload.jobs / --jobs)";
   if (n.clamped > 0) out << "; " << n.clamped << " requests run at the nearest size allowed (oversize clamp)";
   if (n.dropped > 0) out << "; " << n.dropped << " requests dropped (oversize drop)";
-  out << "; offered load " << fmt("%.3f", n.offered_load) << ".\n";
+  out << "; offered load " << formatted("%.3f", n.offered_load) << ".\n";
   return out.str();
 }
 
@@ -193,8 +187,8 @@ std::string precompute_verdict(const PairedRatio& pr) {
     answer = !ci ? "yes (point estimate; one seed, no CI)"
                  : (m + pr.ratio.ci95 <= 0.5 ? "yes" : "yes (point estimate; CI reaches above 0.5)");
   }
-  return " precompute/eight JCT = " + fmt("%.2f", m) + " +- " + shown_ci(pr.ratio, "%.2f", 1.0) + " (" +
-         fmt("%.2f", 1.0 / m) + "x faster): at least 2x better: " + answer + ".";
+  return " precompute/eight JCT = " + formatted("%.2f", m) + " +- " + shown_ci(pr.ratio, "%.2f", 1.0) + " (" +
+         formatted("%.2f", 1.0 / m) + "x faster): at least 2x better: " + answer + ".";
 }
 
 std::string exploratory_verdict(const PairedRatio& pr) {
@@ -202,7 +196,7 @@ std::string exploratory_verdict(const PairedRatio& pr) {
   const double lo = pr.ratio.mean - pr.ratio.ci95;
   const std::string answer = pr.ratio.n < 2 ? "no test (one seed, no CI)"
                                             : (hi < 1.0 ? "yes" : (lo > 1.0 ? "no (worse)" : "not significantly"));
-  return " exploratory/eight JCT = " + fmt("%.2f", pr.ratio.mean) + " +- " + shown_ci(pr.ratio, "%.2f", 1.0) +
+  return " exploratory/eight JCT = " + formatted("%.2f", pr.ratio.mean) + " +- " + shown_ci(pr.ratio, "%.2f", 1.0) +
          ": beats eight: " + answer + ".";
 }
 
@@ -260,7 +254,7 @@ std::string render_table3(const ExperimentConfig& c, const ExperimentResult& r, 
       }
       out << ' ' << shown_mean(a, unit.fmt, scale) << " +- " << shown_ci(a, unit.fmt, scale);
       const PairedRatio pr = paired_ratio(c, r, l, s, eight);
-      if (pr.available && s != eight) out << " (" << fmt("%.2f", pr.ratio.mean) << "x)";
+      if (pr.available && s != eight) out << " (" << formatted("%.2f", pr.ratio.mean) << "x)";
       out << " |";
     }
     out << '\n';
@@ -518,8 +512,8 @@ std::string prediction_errors_md(const ExperimentConfig& c, const ExperimentResu
       continue;
     }
     out << "| " << e.source << " | " << prediction_error_used_by(c, e.source) << " | " << e.jobs << " | "
-        << fmt("%.1f", e.speed_mape) << "% | " << fmt("%.1f", e.speed_mape_16) << "% | " << fmt("%.1f", e.work_mape)
-        << "% |\n";
+        << formatted("%.1f", e.speed_mape) << "% | " << formatted("%.1f", e.speed_mape_16) << "% | "
+        << formatted("%.1f", e.work_mape) << "% |\n";
   }
   if (!per_class) return out.str();
   out << "\nPer class (oracle omitted: 0% by construction; a class whose jobs may not reach 16 GPUs shows - at "
@@ -530,9 +524,9 @@ std::string prediction_errors_md(const ExperimentConfig& c, const ExperimentResu
     const bool has16 = std::any_of(c.workload.catalog->classes.begin(), c.workload.catalog->classes.end(),
                                    [&](const JobClass& k) { return k.name == e.class_name && k.max_gpus >= 16; }) &&
                        c.total_gpus() >= 16;
-    out << "| " << e.class_name << " | " << e.source << " | " << e.jobs << " | " << fmt("%.1f", e.speed_mape) << "% | "
-        << (has16 ? fmt("%.1f", e.speed_mape_16) + "%" : std::string("-")) << " | " << fmt("%.1f", e.work_mape)
-        << "% |\n";
+    out << "| " << e.class_name << " | " << e.source << " | " << e.jobs << " | " << formatted("%.1f", e.speed_mape)
+        << "% | " << (has16 ? formatted("%.1f", e.speed_mape_16) + "%" : std::string("-")) << " | "
+        << formatted("%.1f", e.work_mape) << "% |\n";
   }
   return out.str();
 }
@@ -553,7 +547,7 @@ std::string render_belief_report(const ExperimentConfig& c, const ExperimentResu
     const std::uint64_t clamped = r.table_clamped();
     const double pct = 100.0 * static_cast<double>(clamped) / static_cast<double>(lookups);
     out << "\nMeasured-table lookups outside the measured range (answered by clamping): " << clamped << " of "
-        << lookups << " (" << fmt("%.1f", pct) << "%).\n";
+        << lookups << " (" << formatted("%.1f", pct) << "%).\n";
   }
   out << belief_checks_md(c, r);
   return out.str();

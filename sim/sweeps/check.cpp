@@ -16,15 +16,10 @@
 #include "models/input_error.h"
 #include "sim/engine/metrics.h"
 #include "workloads/io/json_reader.h"
+#include "workloads/io/number_text.h"
 
 namespace ringsched {
 namespace {
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 // A metric as written by sweep.json or summary.json: a number (finite, not denormal, |v| <= 1e30: seconds, counts and
 // ratios of real runs are far below; larger ones overflow the means), or the writers' "nan" / "inf" / "-inf" text.
@@ -190,20 +185,21 @@ void compare_metric(const std::string& key, const std::string& m, const std::vec
   if (std::isnan(mb) && std::isnan(mr)) return;
   const double diff = std::fabs(mr - mb);
   if (diff <= std::max(tol * std::fabs(mb), options.abs_tolerance)) return;
-  std::string line = key + ": " + m + " " + fmt("%.6g", mb) + " -> " + fmt("%.6g", mr);
+  std::string line = key + ": " + m + " " + formatted("%.6g", mb) + " -> " + formatted("%.6g", mr);
   if (mb != 0.0)
-    line += " (" + fmt("%+.2f", 100.0 * (mr - mb) / std::fabs(mb)) + "%";
+    line += " (" + formatted("%+.2f", 100.0 * (mr - mb) / std::fabs(mb)) + "%";
   else
     line += " (";
-  line += (mb != 0.0 ? ", " : "") + std::string("tolerance ") + fmt("%.3g", 100.0 * tol) + "%";
+  line += (mb != 0.0 ? ", " : "") + std::string("tolerance ") + formatted("%.3g", 100.0 * tol) + "%";
   bool drift = true;
   if (options.welch) {
     const WelchResult w = welch_t_test(res, base);
     if (w.available) {
-      line += "; Welch t = " + fmt("%.3g", w.t) + ", df = " + fmt("%.3g", w.df) + ", p = " + fmt("%.3g", w.p);
+      line += "; Welch t = " + formatted("%.3g", w.t) + ", df = " + formatted("%.3g", w.df) +
+              ", p = " + formatted("%.3g", w.p);
       drift = w.p < options.alpha;
       line += drift ? " < " : " >= ";
-      line += fmt("%.3g", options.alpha);
+      line += formatted("%.3g", options.alpha);
     } else {
       line += "; no test (fewer than 2 replicates or no spread): tolerance decides";
     }
@@ -238,7 +234,7 @@ void compare_group(const ResultGroup& b, const ResultGroup& r, const std::vector
       ++rep.drifted;
       if (b.values.empty() != r.values.empty()) {  // every replicate of one side failed: its mean is absent, not 0
         const auto shown = [](const auto& it, const ResultGroup& g) {
-          return it == g.values.end() ? std::string("-") : fmt("%.6g", mean_or_nan(it->second));
+          return it == g.values.end() ? std::string("-") : formatted("%.6g", mean_or_nan(it->second));
         };
         rep.drifts.push_back(b.key + ": " + m + " " + shown(bv, b) + " -> " + shown(rv, r) +
                              " (no successful replicate in the " + (r.values.empty() ? "results" : "baseline") + ")");
