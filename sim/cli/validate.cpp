@@ -57,6 +57,13 @@ int run_validate(const std::string& path) {
   } else {
     std::printf("  scheduler: decisions at every arrival, completion and requested wake-up (event-driven)\n");
   }
+  if (const auto& n = cfg.cluster.network) {
+    std::printf(
+        "  network: contention %s (activity %s, %s all-reduce, %g bytes per parameter, overlap %g, priority %s; "
+        "docs/network.md)\n",
+        n->contention ? "on" : "off", n->activity.c_str(), n->allreduce.c_str(), n->bytes_per_param, n->overlap,
+        n->priority.c_str());
+  }
   std::printf("  restart: %g s + %g s per GPU%s\n", cfg.restart.cost_s, cfg.restart.cost_per_gpu_s,
               cfg.restart.on_first_start ? ", the first start included" : " (the first start is free)");
   for (const auto& s : cfg.strategies) {

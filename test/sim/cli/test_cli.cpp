@@ -709,3 +709,13 @@ TEST_CASE("sim::cli: --stats reports events, decisions and memory, and --quiet a
   CHECK(forced.out == plain_md(tiny));  // stdout is the same with or without the line
   CHECK(forced_quiet.err.empty());
 }
+
+TEST_CASE("sim::cli: validate states the network of a config with cluster.network", "[sim][cli][contention]") {
+  const auto v = run_cli("validate --config " + shell_quote((kExamples / "crux-pair.json").string()));
+  INFO(v.err);
+  CHECK(v.code == 0);
+  CHECK_THAT(v.out,
+             Contains("network: contention on (activity always, hierarchical all-reduce, 2 bytes per parameter"));
+  const auto plain = run_cli("validate --config " + shell_quote((kExamples / "tiny-2node.json").string()));
+  CHECK_THAT(plain.out, !Contains("network:"));
+}
