@@ -719,3 +719,16 @@ TEST_CASE("sim::cli: validate states the network of a config with cluster.networ
   const auto plain = run_cli("validate --config " + shell_quote((kExamples / "tiny-2node.json").string()));
   CHECK_THAT(plain.out, !Contains("network:"));
 }
+
+TEST_CASE("sim::cli: runs with link contention are the same bytes on 1 and 2 threads", "[sim][cli][contention]") {
+  // The Lingjun example with contention-aware placement and priorities, 2 seeds (the trace's jobs, two noise draws).
+  const std::string cfg = shell_quote((kExamples / "lingjun-contention.json").string());
+  const std::string common = " --jobs 120 --seeds 2 --format csv --quiet";
+  const auto one = run_cli("simulate --config " + cfg + common + " --threads 1");
+  const auto two = run_cli("simulate --config " + cfg + common + " --threads 2");
+  INFO(one.err);
+  CHECK(one.code == 0);
+  CHECK(two.code == 0);
+  CHECK(one.out == two.out);
+  CHECK_THAT(one.out, Contains("mean_contention_slowdown"));
+}
