@@ -353,9 +353,14 @@ void IncrementalGreedy::collect_tokens(const Snapshot& s, int id, double v) {
   const std::size_t n = chain.size();
   std::size_t i = 1;
   bool ended = false;  // a token worth at most v was reached
+  // g > v here (v > 0: g is a number), so the lowest threshold never closes early: -inf stands for "none open above".
+  double close_at = vt[open - 1];
   for (; i + 1 < n; ++i) {
-    for (; open > 1 && !(g > vt[open - 1]); --open)
-      close(open - 1, g);
+    if (!(g > close_at)) {
+      for (; open > 1 && !(g > vt[open - 1]); --open)
+        close(open - 1, g);
+      close_at = open > 1 ? vt[open - 1] : -inf;
+    }
     const int nxt = chain[i].first;
     size += nxt - cur;
     to = nxt;
