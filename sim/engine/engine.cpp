@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <iterator>
 #include <limits>
-#include <queue>
 #include <stdexcept>
 
 #include <boost/random/normal_distribution.hpp>
@@ -17,6 +16,7 @@
 #include "sim/cluster/cluster_runtime.h"
 #include "sim/engine/belief_scoring.h"
 #include "sim/engine/decision_check.h"
+#include "sim/engine/event_queue.h"
 #include "sim/engine/goodput_job.h"
 #include "sim/engine/job_runtime.h"
 #include "sim/engine/public_facts.h"
@@ -164,7 +164,7 @@ class Engine final : public Probe, public JobViews {
       beyond_horizon(e.time, strat_.name(), &wl_.jobs[i], cls_of(e.job).name, rt_[i].work);
     }
     e.seq = seq_++;
-    heap_.push(e);
+    result_.events_processed += heap_.push(e, rt_);  // stale events it dropped count as handled
   }
 
   void advance(int id) {
@@ -580,7 +580,7 @@ class Engine final : public Probe, public JobViews {
   std::vector<int> finished_ids_;                  // incremental mode: completions since the last decision
   std::vector<int> holders_;                       // active jobs with GPUs > 0
   std::vector<int> dirty_;                         // jobs changed since the last snapshot
-  std::priority_queue<Event, std::vector<Event>, std::greater<>> heap_;
+  EventQueue heap_;  // the arrivals known at the start apart from the heap (event_queue.h)
   RunResult result_;
   double now_ = 0.0;
   std::uint64_t seq_ = 0;

@@ -348,7 +348,33 @@ void IncrementalGreedy::collect_tokens(const Snapshot& s, int id, double v) {
     r.low[t] = low;
     r.next[t] = after_run;
   };
-  for (std::size_t i = 1;; ++i) {
+  // While the chain holds the count after the next one, the counts are its entries (end_point lists the counts
+  // next_count reaches from the minimum, which is chain[0]): the loop below without the lookups, the same arithmetic.
+  const std::size_t n = chain.size();
+  std::size_t i = 1;
+  bool ended = false;  // a token worth at most v was reached
+  // g > v here (v > 0: g is a number), so the lowest threshold never closes early: -inf stands for "none open above".
+  double close_at = vt[open - 1];
+  for (; i + 1 < n; ++i) {
+    if (!(g > close_at)) {
+      for (; open > 1 && !(g > vt[open - 1]); --open)
+        close(open - 1, g);
+      close_at = open > 1 ? vt[open - 1] : -inf;
+    }
+    const int nxt = chain[i].first;
+    size += nxt - cur;
+    to = nxt;
+    low = std::min(low, g);
+    cur = nxt;
+    const double t_cur = t_next >= 0.0 ? t_next : time_of(i);
+    t_next = time_of(i + 1);
+    g = greedy_per_gpu(t_cur - t_next, chain[i + 1].first - cur);
+    if (!(g > v)) {
+      ended = true;
+      break;
+    }
+  }
+  for (; !ended; ++i) {
     const int nxt = next_count(cur, k.max_gpus);
     for (; open > 1 && !(g > vt[open - 1]); --open)
       close(open - 1, g);
