@@ -76,7 +76,7 @@ class Engine final : public Probe, public JobViews {
         heap_.pop();
         ++result_.events_processed;
         decide |= handle(e);
-        if ((result_.events_processed & 0xFFFF) == 0) guard_.poll(result_.events_processed, finished_);
+        guard_.after_event(result_.events_processed, finished_);
       }
       if (decide && active_count_ > 0) run_strategy();
       if (decide && round_based()) {

@@ -15,6 +15,13 @@ class RunGuard {
       : progress_(std::move(progress)), stop_(std::move(stop)), strategy_(std::move(strategy)) {}
   // Every 65,536 events: reports progress, throws std::runtime_error when the run was asked to stop.
   void poll(std::uint64_t events, int finished);
+  // After each event: polls when the count entered a new block of 65,536 since the last poll (the count may jump:
+  // stale events the queue drops are counted at once, event_queue.h).
+  void after_event(std::uint64_t events, int finished) {
+    if ((events >> 16) == polled_block_) return;
+    polled_block_ = events >> 16;
+    poll(events, finished);
+  }
   // At the run's end: the last progress report.
   void finish(std::uint64_t events, int finished);
   // After each round-based decision: throws std::logic_error after kMaxIdleRounds decisions in a row with every
@@ -30,6 +37,7 @@ class RunGuard {
   std::uint64_t reported_events_ = 0;
   int reported_finished_ = 0;
   int idle_rounds_ = 0;
+  std::uint64_t polled_block_ = 0;
 };
 
 }  // namespace ringsched

@@ -94,8 +94,8 @@ std::vector<std::string> hosts_network_seeds() {
 }
 
 const TargetRegistrar hosts_network_fuzz_target{
-    {"hosts_network", "host list with switch names into a topology, its links and a network of jobs",
-     run_hosts_network, hosts_network_seeds}};
+    {"hosts_network", "host list with switch names into a topology, its links and a network of jobs", run_hosts_network,
+     hosts_network_seeds}};
 
 }  // namespace
 }  // namespace ringsched::fuzz
