@@ -92,11 +92,14 @@ void parse_pools(const JsonReader& r, ClusterConfig& c) {
   // it cannot be cut into pools.
   std::optional<JsonReader> shared_topology = r.maybe("topology");
   if (shared_topology && shared_topology->is_object() && shared_topology->has("kind") &&
-      shared_topology->at("kind").is_string() && shared_topology->at("kind").as_string() == "graph") {
-    shared_topology->at("kind").fail(
-        "an explicit graph names its nodes, so it cannot be shared by \"pools\": give each pool its own "
-        "\"topology\" (a job runs within one pool), or a two_level or fat_tree topology that each pool takes over "
-        "its own nodes");
+      shared_topology->at("kind").is_string()) {
+    const std::string kind = shared_topology->at("kind").as_string();
+    if (kind == "graph" || kind == "hosts_csv") {
+      shared_topology->at("kind").fail(
+          std::string(kind == "graph" ? "an explicit graph" : "a host list") +
+          " names its nodes, so it cannot be shared by \"pools\": give each pool its own \"topology\" (a job runs "
+          "within one pool), or a two_level or fat_tree topology that each pool takes over its own nodes");
+    }
   }
   const auto pools = r.at("pools");
   const std::vector<JsonReader> items = pools.elements();

@@ -95,6 +95,9 @@ TEST_CASE("sim::Experiment: a typed cluster refuses classes and strategies that 
   doc["cluster"]["topology"] = {{"kind", "graph"}};  // an explicit graph names its nodes: not shared by pools
   CHECK_THAT(typed_error(doc), Contains("cfg.json: cluster.topology.kind: an explicit graph names its nodes") &&
                                    Contains("give each pool its own"));
+  doc["cluster"]["topology"] = {{"kind", "hosts_csv"}};  // so does a host list (each pool would take the same hosts)
+  CHECK_THAT(typed_error(doc), Contains("cfg.json: cluster.topology.kind: a host list names its nodes") &&
+                                   Contains("give each pool its own"));
   doc = typed_example();  // a pool's own topology, over its own nodes
   doc["cluster"]["pools"][0]["topology"] = {{"kind", "fat_tree"},
                                             {"nodes_per_leaf", 2},
