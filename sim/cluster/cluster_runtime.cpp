@@ -179,18 +179,10 @@ void ClusterRuntime::touch(int id) {
   if (contention_) touched_.push_back(id);
 }
 
-double ClusterRuntime::slowdown(int id) const {
-  return contention_ ? contention_of_[static_cast<std::size_t>(id)].slowdown : 1.0;
-}
-
 double ClusterRuntime::mean_slowdown(int id) const {
   if (!contention_) return 1.0;
   const JobContention& j = contention_of_[static_cast<std::size_t>(id)];
   return j.held > 0.0 ? std::max(1.0, j.weighted / j.held) : 1.0;
-}
-
-bool ClusterRuntime::shared_link(int id) const {
-  return contention_ && contention_of_[static_cast<std::size_t>(id)].shared;
 }
 
 // Adds the time since the job's last change at its slowdown then (while its flows were on a network).
@@ -273,7 +265,7 @@ ContentionTotals ClusterRuntime::contention_totals() const {
   ContentionTotals t;
   for (std::size_t id = 0; id < contention_of_.size(); ++id) {
     t.slowdown.push_back(mean_slowdown(static_cast<int>(id)));
-    t.shared.push_back(shared_link(static_cast<int>(id)) ? 1 : 0);
+    t.shared.push_back(contention_of_[id].shared ? 1 : 0);
   }
   t.links = link_utilisation();
   return t;

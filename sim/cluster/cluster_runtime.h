@@ -81,14 +81,13 @@ class ClusterRuntime final : public ClusterView {
   // Brings the network up to date with the placements changed since the last call (jobs placed, moved, released)
   // and returns the ids, ascending, of the jobs whose slowdown changed: they run on at their new speed.
   std::vector<int> settle(double now);
-  // Iteration time shared / alone of job `id` now (>= 1; 1 without contention).
-  [[nodiscard]] double slowdown(int id) const;
-  // Over the time job `id` held GPUs: its time-averaged slowdown, and whether it ever shared a link with another job.
-  [[nodiscard]] double mean_slowdown(int id) const;
-  [[nodiscard]] bool shared_link(int id) const;
-  // Time-averaged utilisation of the links of each level (names "nic", "level2", ...; with several pools
-  // "<gpu type>/<level>"), up to the last clock().
-  [[nodiscard]] std::vector<std::pair<std::string, double>> link_utilisation() const;
+  // Iteration time shared / alone of job `id` now (>= 1; 1 without contention). Inline: the engine asks it for every
+  // goodput job's rate.
+  [[nodiscard]] double slowdown(int id) const {
+    return contention_ ? contention_of_[static_cast<std::size_t>(id)].slowdown : 1.0;
+  }
+  // Each job's time-averaged slowdown over the time it held GPUs and whether it ever shared a link; the links'
+  // time-averaged utilisation per level (names "nic", "level2", ...; with several pools "<gpu type>/<level>").
   [[nodiscard]] ContentionTotals contention_totals() const;
 
   // ClusterView: nodes in pool order (pool after pool).
@@ -120,6 +119,8 @@ class ClusterRuntime final : public ClusterView {
   void touch(int id);
   void close_interval(int id, double now);
   void resend_flows(int id, double now);
+  [[nodiscard]] double mean_slowdown(int id) const;
+  [[nodiscard]] std::vector<std::pair<std::string, double>> link_utilisation() const;
 
   bool typed_ = false;
   bool placed_ = false;
