@@ -1,16 +1,15 @@
 // sim/fitting/fit_command.cpp — `ringsched fit`: inputs, fit, class entry and quality.
 #include "sim/fitting/fit_command.h"
 
-#include "models/net_interval.h"
-#include "sim/fitting/fit_study.h"
-
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
 
 #include "models/fit.h"
 #include "models/net_interval.h"
+#include "models/phys_posterior.h"
 #include "sim/fitting/fit_study.h"
+#include "sim/fitting/phys_fit.h"
 #include "sim/fitting/speed_fit.h"
 #include "workloads/io/atomic_write.h"
 #include "workloads/io/json_reader.h"
@@ -35,6 +34,7 @@ struct FitInput {
   double batch = 0.0;
   double work = 0.0;
   nlohmann::json eq1 = nullptr;
+  profiler::HardwareFacts hardware;  // measurement files' `hardware` keys
 };
 
 FitInput pollux_input(const FitCommandOptions& o, const std::string& dir) {
@@ -92,6 +92,7 @@ FitInput measurement_input(const FitCommandOptions& o) {
   in.batch = in.points.front().global_batch / in.points.front().w;
   in.work = o.work_samples;
   in.speed_source = std::to_string(o.measurements.size()) + " measurement file(s)";
+  in.hardware = profiler::measurement_hardware(ms);
   return in;
 }
 
@@ -153,17 +154,14 @@ void report_intervals(const FitOutcome& fo, std::ostream& err) {
 
 // --suggest-probe: targets are the unprofiled points at 32+ GPUs (the packed 32 and 64 GPUs at the probes' most
 // common per-GPU batch when the table has none); candidates go up to the node count the largest job could span.
-nlohmann::json suggest_probe(const FitOutcome& fo, const std::vector<models::SpeedPoint>& all, int max_gpus,
-                             std::ostream& err) {
-  if (!fo.fit.net) {
-    err << "ringsched fit: --suggest-probe: only for net models (protocols two-node and net-all)\n";
-    return nullptr;
-  }
+// The targets of probe planning and the node count a candidate may reach.
+std::vector<models::SpeedPoint> plan_targets(const FitOutcome& fo, const std::vector<models::SpeedPoint>& all,
+                                             int max_gpus, int& max_nodes) {
   const int g = fo.quality.gpus_per_node;
   std::vector<models::SpeedPoint> targets;
   for (const auto& u : fo.quality.unprofiled)
     if (u.w >= 32) targets.push_back(models::SpeedPoint{u.w, u.nodes, u.global_batch, u.measured_s});
-  int max_nodes = std::max(1, max_gpus / std::max(1, g));
+  max_nodes = std::max(1, max_gpus / std::max(1, g));
   for (const auto& p : all)
     max_nodes = std::max(max_nodes, p.nodes);
   if (targets.empty()) {
@@ -171,6 +169,54 @@ nlohmann::json suggest_probe(const FitOutcome& fo, const std::vector<models::Spe
     for (int w : {32, 64})
       targets.push_back(models::SpeedPoint{w, (w + g - 1) / g, b * w, 1.0});
   }
+  return targets;
+}
+
+// --suggest-probe / --budget N on a phys model: the greedy plan from the posterior (models/phys_posterior.h).
+nlohmann::json plan_probes(const FitOutcome& fo, const std::vector<models::SpeedPoint>& all, int max_gpus, int budget,
+                           std::ostream& err) {
+  int max_nodes = 1;
+  const auto targets = plan_targets(fo, all, max_gpus, max_nodes);
+  const models::PhysProbePlan plan =
+      models::plan_phys_probes(fo.fitted, targets, fo.fit.physfit.selected, fo.fit.physfit.hardware,
+                               fo.quality.gpus_per_node, max_nodes, budget);
+  if (plan.steps.empty()) {
+    err << "ringsched fit: probe plan: the probes already span " << max_nodes << " nodes\n";
+    return nullptr;
+  }
+  nlohmann::json steps = nlohmann::json::array();
+  char buf[320];
+  for (const auto& st : plan.steps) {
+    std::snprintf(buf, sizeof buf,
+                  "ringsched fit: planned probe %zu: %d GPUs on %d nodes (per-GPU batch %.6g): expected mean width of "
+                  "the 32+ intervals %.1f%% -> %.1f%%\n",
+                  steps.size() + 1, st.gpus, st.nodes, st.global_batch / st.gpus, 100.0 * plan.width_before,
+                  100.0 * st.width_after);
+    err << buf;
+    steps.push_back({{"gpus", st.gpus},
+                     {"nodes", st.nodes},
+                     {"global_batch", st.global_batch},
+                     {"mean_width_32plus_pct_expected_after", 100.0 * st.width_after}});
+  }
+  return {{"mean_width_32plus_pct_before", 100.0 * plan.width_before}, {"steps", steps}};
+}
+
+nlohmann::json suggest_probe(const FitOutcome& fo, const std::vector<models::SpeedPoint>& all, int max_gpus,
+                             std::ostream& err) {
+  if (fo.fit.phys) {
+    nlohmann::json plan = plan_probes(fo, all, max_gpus, 1, err);
+    if (plan.is_null()) return plan;
+    nlohmann::json s = plan["steps"][0];
+    s["mean_width_32plus_pct_before"] = plan["mean_width_32plus_pct_before"];
+    return s;
+  }
+  if (!fo.fit.net) {
+    err << "ringsched fit: --suggest-probe: only for net and phys models (protocols two-node and net-all)\n";
+    return nullptr;
+  }
+  const int g = fo.quality.gpus_per_node;
+  int max_nodes = 1;
+  const auto targets = plan_targets(fo, all, max_gpus, max_nodes);
   const models::ProbeSuggestion s = models::suggest_net_probe(fo.fitted, targets, g, max_nodes);
   if (s.gpus == 0) {
     err << "ringsched fit: --suggest-probe: the probes already span " << max_nodes << " nodes\n";
@@ -240,6 +286,30 @@ void complete_entry(FitRequest& req, const std::vector<std::string>& probe_token
 
 }  // namespace
 
+namespace {
+
+// --model and the hardware flags; a rate the flags leave unset comes from the measurement files.
+SpeedModelChoice speed_model_choice(const FitCommandOptions& o, const FitInput& in) {
+  SpeedModelChoice c;
+  c.model = o.model;
+  if (c.model != "net" && c.model != "phys" && c.model != "auto")
+    throw InputError("--model: must be net, phys or auto, got '" + c.model + "'");
+  models::PhysHardware& hw = c.hardware;
+  hw.nic_gbps = o.nic_gbps != 0.0 ? o.nic_gbps : in.hardware.nic_gbps;
+  hw.intra_gbps = o.intra_gbps != 0.0 ? o.intra_gbps : in.hardware.intra_gbps;
+  hw.model_mparams = in.model_size;  // before complete_entry's placeholder: 0 when unknown
+  hw.bytes_per_param = o.bytes_per_param;
+  hw.bucket_mb = o.bucket_mb;
+  hw.hop_latency_us = o.hop_latency_us;
+  hw.overlap = o.overlap;
+  check_phys_hardware(hw, "fit: ");
+  if (o.budget < 0 || o.budget > 64)
+    throw InputError("--budget: must be between 0 and 64 probes, got " + std::to_string(o.budget));
+  return c;
+}
+
+}  // namespace
+
 int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream& err) {
   const int sources =
       (o.pollux.empty() ? 0 : 1) + (o.csv.empty() && o.csv_text.empty() ? 0 : 1) + (o.measurements.empty() ? 0 : 1);
@@ -272,11 +342,17 @@ int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream&
   FitInput in = !o.pollux.empty()                       ? pollux_input(o, dir)
                 : !o.csv.empty() || !o.csv_text.empty() ? csv_input(o)
                                                         : measurement_input(o);
-  req.gpus_per_node = o.gpus_per_node;
+  req.gpus_per_node = o.gpus_per_node > 0 ? o.gpus_per_node : in.hardware.gpus_per_node;
   req.model_size = in.model_size;
   req.origin = in.origin;
+  req.speed_model = speed_model_choice(o, in);
   std::string why;
-  req.protocol = automatic ? choose_protocol_for(req, in.points, o.gpus_per_node, why) : named;
+  req.protocol = automatic ? choose_protocol_for(req, in.points, req.gpus_per_node, why) : named;
+  if (req.speed_model.model != "net" && protocol_model(req.protocol) != "net") {
+    throw InputError("--model " + req.speed_model.model +
+                     ": only with the net protocols (two-node, net-all); protocol " + to_string(req.protocol) +
+                     " fits the " + protocol_model(req.protocol) + " model");
+  }
   complete_entry(req, o.probes, in);
   FitOutcome fo;
   try {
@@ -295,6 +371,15 @@ int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream&
   quality["protocol_choice"] = why.empty() ? nlohmann::json("given by --protocol") : nlohmann::json(why);
   report_intervals(fo, err);
   if (o.suggest_probe) quality["suggested_probe"] = suggest_probe(fo, in.points, o.max_gpus, err);
+  if (o.budget > 0) {
+    if (fo.fit.phys) {
+      quality["probe_plan"] = plan_probes(fo, in.points, o.max_gpus, o.budget, err);
+    } else {
+      err << "ringsched fit: --budget: only for phys models (--model phys, or auto when phys wins); the fit chose "
+          << fo.fit.model_name() << "\n";
+      quality["probe_plan"] = nullptr;
+    }
+  }
   nlohmann::json doc{{"class", class_entry_json(in.name, in.description, fo.fit, in.mode, in.batch, in.work, o.max_gpus,
                                                 in.derivation)},
                      {"quality", quality},

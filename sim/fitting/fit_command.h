@@ -27,6 +27,15 @@ struct FitCommandOptions {
   std::string format = "json";  // json (entry + quality) or md (Pollux comparison table)
   std::string out;              // write the JSON here too (atomically)
   bool suggest_probe = false;   // net models: the one extra (GPUs, nodes) that narrows the 32+ intervals most
+  int budget = 0;               // phys models: plan this many probes (greedy), with the expected widths
+  std::string model = "net";    // net protocols' model family: net, phys or auto (sim/fitting/speed_fit.h)
+  // Hardware (0 = not declared; measurement files' `hardware` keys fill what the flags leave unset).
+  double nic_gbps = 0.0;
+  double intra_gbps = 0.0;
+  double bytes_per_param = 4.0;
+  double bucket_mb = 25.0;
+  double hop_latency_us = 100.0;
+  double overlap = 0.0;
 };
 
 // Runs `ringsched fit`; writes the result to `out`, notes (the protocol chosen, warnings) to `err`. Throws InputError

@@ -1,10 +1,6 @@
 // sim/fitting/speed_fit.cpp — protocols, probe positions, the two-level model, fitting and fit quality.
 #include "sim/fitting/speed_fit.h"
 
-#include <optional>
-
-#include "models/net_interval.h"
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -19,6 +15,7 @@
 #include "models/input_error.h"
 #include "models/net_interval.h"
 #include "models/nnls.h"
+#include "models/phys_posterior.h"
 #include "workloads/io/json_reader.h"
 
 namespace ringsched {
@@ -177,6 +174,9 @@ double two_level_step_time(const TwoLevelCoeffs& c, int w, int nodes, double m, 
 }
 
 double SpeedFit::step_seconds(int w, int nodes, double m) const {
+  if (phys)
+    return models::phys_step_time(physfit.selected.variant, physfit.selected.coeffs, w, nodes, m,
+                                  physfit.hardware.overlap);
   if (net) return models::net_step_time(netfit.selected.coeffs, w, nodes, m);
   if (multi_node) return multi_node_step_time(multi, w, nodes, m, model_size);
   if (two_level) return two_level_step_time(two, w, nodes, m, model_size);
@@ -198,6 +198,7 @@ models::AllreduceParams ring_params(double t1, double t2, double n, double bytes
 }  // namespace
 
 std::string SpeedFit::model_name() const {
+  if (phys) return "phys:" + models::to_string(physfit.selected.variant);
   if (net) return "net:" + models::to_string(netfit.selected.variant);
   if (multi_node) return "multi-node";
   return two_level ? "two-level" : "eq5";
@@ -208,12 +209,17 @@ std::vector<std::string> SpeedFit::fixed_coefficients() const {
 }
 
 int SpeedFit::free_coefficients() const {
+  if (phys) return physfit.selected.free_coefficients;
   if (net) return netfit.selected.free_coefficients;
   const int all = multi_node ? 7 : two_level ? 6 : 4;
   return all - static_cast<int>(fixed.size());
 }
 
 models::StepTimeModelPtr SpeedFit::model() const {
+  if (phys) {
+    return std::make_shared<models::PhysStepTime>(physfit.selected.variant, physfit.selected.coeffs,
+                                                  physfit.hardware.overlap);
+  }
   if (net) return std::make_shared<models::NetStepTime>(netfit.selected.coeffs);
   if (multi_node) return std::make_shared<MultiNodeStepTime>(multi, model_size);
   if (!two_level) return std::make_shared<models::Eq5StepTime>(eq5, model_size);
@@ -229,6 +235,7 @@ models::StepTimeModelPtr SpeedFit::model() const {
 }
 
 nlohmann::json SpeedFit::speed_json() const {
+  if (phys) return phys_speed_json(physfit);
   if (net) {
     nlohmann::json j{{"kind", "net"}};
     auto a = models::to_array(netfit.selected.coeffs);
@@ -300,7 +307,7 @@ void check_points(const std::vector<models::SpeedPoint>& points, const std::stri
 }  // namespace
 
 SpeedFit fit_speed_points(FitProtocol p, const std::vector<models::SpeedPoint>& points, double model_size,
-                          const std::string& origin) {
+                          const std::string& origin, const SpeedModelChoice& choice) {
   const int need = protocol_min_points(p);
   const bool two = protocol_needs_multi_node(p);
   if (static_cast<int>(points.size()) < need) {
@@ -324,6 +331,11 @@ SpeedFit fit_speed_points(FitProtocol p, const std::vector<models::SpeedPoint>& 
     if (f.net) {
       f.netfit = models::fit_net(points);
       f.fixed = f.netfit.selected.fixed;
+      if (choose_phys_family(f.netfit, points, choice, origin, f.physfit)) {
+        f.phys = true;
+        f.net = false;
+        f.fixed = f.physfit.selected.fixed;
+      }
     } else if (f.multi_node) {
       f.multi = fit_multi_node(points, model_size, &f.fixed);
     } else {
@@ -446,11 +458,13 @@ std::vector<std::string> input_warnings(const std::vector<models::SpeedPoint>& a
 
 namespace {
 
-IntervalQuality interval_quality(const models::NetEnvelope& e, const std::vector<UnprofiledPoint>& un) {
+IntervalQuality interval_quality(const std::string& method, double noise, int probe_nodes,
+                                 const std::vector<UnprofiledPoint>& un) {
   IntervalQuality iq;
   iq.available = true;
-  iq.noise_pct = 100.0 * e.noise();
-  iq.probe_nodes = e.probe_nodes();
+  iq.method = method;
+  iq.noise_pct = 100.0 * noise;
+  iq.probe_nodes = probe_nodes;
   int in = 0;
   int in32 = 0;
   std::vector<double> widths;
@@ -578,6 +592,8 @@ void score_unprofiled(const SpeedFit& fit, const std::vector<models::SpeedPoint>
   std::map<int, std::pair<double, int>> by_nodes;
   std::optional<models::NetEnvelope> envelope;
   if (fit.net) envelope.emplace(train, fit.netfit);
+  std::optional<models::PhysPosterior> posterior;
+  if (fit.phys) posterior.emplace(train, fit.physfit.selected, fit.physfit.hardware);
   for (const auto& t : test) {
     UnprofiledPoint u;
     u.w = t.w;
@@ -589,6 +605,10 @@ void score_unprofiled(const SpeedFit& fit, const std::vector<models::SpeedPoint>
     u.predicted_lo_s = u.predicted_hi_s = kNoValue;
     if (envelope) {
       const models::NetInterval iv = envelope->interval(t.w, t.nodes, t.global_batch);
+      u.predicted_lo_s = iv.lo;
+      u.predicted_hi_s = iv.hi;
+    } else if (posterior) {
+      const models::PhysInterval iv = posterior->interval(t.w, t.nodes, t.global_batch);
       u.predicted_lo_s = iv.lo;
       u.predicted_hi_s = iv.hi;
     }
@@ -618,7 +638,9 @@ void score_unprofiled(const SpeedFit& fit, const std::vector<models::SpeedPoint>
   }
   for (const auto& [nodes, acc] : by_nodes)
     q.heldout_by_nodes.push_back(NodeCountError{nodes, acc.second, acc.first / acc.second});
-  if (envelope) q.intervals = interval_quality(*envelope, q.unprofiled);
+  if (envelope) q.intervals = interval_quality("envelope", envelope->noise(), envelope->probe_nodes(), q.unprofiled);
+  if (posterior)
+    q.intervals = interval_quality("posterior", posterior->noise(), posterior->probe_nodes(), q.unprofiled);
 }
 
 }  // namespace
@@ -633,7 +655,7 @@ FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::Speed
   split_points(r, points, g, train, test);
   check_enough_points(r, train, test);
   FitOutcome o;
-  o.fit = fit_speed_points(p, train, r.model_size, r.origin);
+  o.fit = fit_speed_points(p, train, r.model_size, r.origin, r.speed_model);
   FitQuality& q = o.quality;
   q.protocol = to_string(p);
   q.model = o.fit.model_name();
@@ -657,9 +679,14 @@ FitOutcome fit_with_request(const FitRequest& r, const std::vector<models::Speed
   q.mape_fit = speed_mape(o.fit, train);
   q.cv_mape = gpu_count_cv_mape(r, train);
   score_unprofiled(o.fit, train, test, q);
-  if (o.fit.net) q.model_selection = o.fit.netfit.candidates;
+  if (o.fit.net || o.fit.phys) q.model_selection = o.fit.netfit.candidates;
+  if (r.speed_model.model != "net" && (o.fit.net || o.fit.phys)) {
+    q.phys_selection = o.fit.physfit.candidates;
+    q.hardware = phys_hardware_json(r.speed_model.hardware, g);
+  }
   q.fixed = o.fit.fixed_coefficients();
   q.warnings = input_warnings(points, train, o.fit.free_coefficients());
+  if (o.fit.phys) check_probes_against_hardware(train, r.speed_model.hardware, r.origin, q.warnings);
   if (q.r2 < 0.0) {
     q.warnings.push_back("R^2 = " + std::to_string(q.r2) +
                          " < 0: the model predicts the fitted step times worse than their mean (it does not fit "
@@ -714,7 +741,14 @@ nlohmann::json quality_json(const FitQuality& q) {
                    {"fixed", c.fixed},
                    {"lopo_mape_pct", num_or_null(c.lopo_mape_pct)}});
   }
+  for (const auto& c : q.phys_selection) {
+    sel.push_back({{"variant", "phys:" + models::to_string(c.variant)},
+                   {"free_coefficients", c.free_coefficients},
+                   {"fixed", c.fixed},
+                   {"lopo_mape_pct", num_or_null(c.lopo_mape_pct)}});
+  }
   j["model_selection"] = sel;
+  if (!q.hardware.is_null()) j["hardware"] = q.hardware;
   j["fixed_coefficients"] = q.fixed;
   j["warnings"] = q.warnings;
   nlohmann::json un = nlohmann::json::array();
@@ -732,6 +766,7 @@ nlohmann::json quality_json(const FitQuality& q) {
   if (q.intervals.available) {
     const IntervalQuality& iq = q.intervals;
     j["intervals"] = {{"level_pct", 90},
+                      {"method", iq.method},
                       {"noise_pct", num_or_null(iq.noise_pct)},
                       {"probe_nodes", iq.probe_nodes},
                       {"coverage_pct", num_or_null(iq.coverage_pct)},

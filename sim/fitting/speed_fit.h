@@ -11,8 +11,10 @@
 
 #include "models/fit.h"
 #include "models/network_model.h"
+#include "models/phys_model.h"
 #include "models/step_time_model.h"
 #include "sim/fitting/multi_node_model.h"
+#include "sim/fitting/phys_fit.h"
 #include "workloads/job_class.h"
 
 namespace ringsched {
@@ -70,7 +72,9 @@ struct SpeedFit {
   bool two_level = false;
   bool multi_node = false;
   bool net = false;
-  models::NetFit netfit;  // net: the chosen variant and every candidate's leave-one-probe-out error
+  models::NetFit netfit;    // net: the chosen variant and every candidate's leave-one-probe-out error
+  bool phys = false;        // the phys model won (or was asked for); `net` is then false
+  models::PhysFit physfit;  // fitted when phys or auto was asked for (its candidates: every phys variant's LOPO)
   // two-level, multi-node, net: coefficients the points could not identify, fixed at 0 (models::nnls_identified).
   std::vector<std::string> fixed;
   models::Eq5Coeffs eq5;
@@ -91,7 +95,7 @@ struct SpeedFit {
 // Fits the protocol's model on exactly these points (the caller selects them). Throws InputError naming `origin`
 // when there are too few points (saying how many are needed) or, for two-level, no multi-node point.
 SpeedFit fit_speed_points(FitProtocol p, const std::vector<models::SpeedPoint>& points, double model_size,
-                          const std::string& origin);
+                          const std::string& origin, const SpeedModelChoice& choice = {});
 
 // MAPE (percent) of predicted speeds (1/step) against measured ones; NaN for no points.
 double speed_mape(const SpeedFit& f, const std::vector<models::SpeedPoint>& points);
@@ -111,7 +115,8 @@ struct UnprofiledPoint {
 
 // How the net model's 90% intervals did on the unprofiled points (NaN where there are none).
 struct IntervalQuality {
-  bool available = false;  // net models only
+  bool available = false;  // net and phys models only
+  std::string method;      // "envelope" (net: models/net_interval.h) or "posterior" (phys: models/phys_posterior.h)
   double noise_pct = 0.0;  // q: the widening for residual noise
   int probe_nodes = 0;     // the largest node count the fitted points measured
   double coverage_pct = 0.0;
@@ -148,8 +153,10 @@ struct FitQuality {
   std::vector<UnprofiledPoint> unprofiled;
   IntervalQuality intervals;
   std::vector<models::NetCandidate> model_selection;  // net models: every variant's leave-one-probe-out MAPE
-  std::vector<std::string> fixed;                     // coefficients fixed at 0 (not identifiable)
-  std::vector<std::string> warnings;                  // degenerate input: duplicates, too few GPU counts, no variance
+  std::vector<models::PhysCandidate> phys_selection;  // phys or auto: every phys variant's leave-one-probe-out MAPE
+  nlohmann::json hardware;  // phys or auto: what was declared, the bounds and what the defaults assume; else null
+  std::vector<std::string> fixed;     // coefficients fixed at 0 (not identifiable)
+  std::vector<std::string> warnings;  // degenerate input: duplicates, too few GPU counts, no variance
 };
 
 struct FitOutcome {
@@ -165,6 +172,7 @@ struct FitRequest {
   int gpus_per_node = 0;           // 0: infer_gpus_per_node(points)
   double model_size = 0.0;
   std::string origin;  // names the input in messages
+  SpeedModelChoice speed_model;
 };
 
 // The smallest GPUs per node consistent with the points: max over points of ceil(w / nodes), and of w on one node.

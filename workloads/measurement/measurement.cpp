@@ -157,7 +157,8 @@ OrderedJson write_seconds(const Seconds& s) {
 Measurement parse_measurement(const Json& doc, const std::string& file) {
   const Node root(doc, file, "");
   root.expect_object({"schema", "version", "machine", "backend", "world_size", "nodes", "hostnames", "model",
-                      "settings", "compute", "allreduce", "timestamp", "command_line"});
+                      "settings", "compute", "allreduce", "timestamp", "command_line"},
+                     {"hardware"});
   const std::string schema = root.at("schema").as_string();
   if (schema != kMeasurementSchema)
     root.at("schema").fail("must be \"" + std::string(kMeasurementSchema) + "\", got \"" + schema + "\"");
@@ -254,6 +255,20 @@ Measurement parse_measurement(const Json& doc, const std::string& file) {
     m.allreduce.push_back(std::move(p));
   }
 
+  if (doc.contains("hardware")) {
+    const Node hw = root.at("hardware");
+    hw.expect_object({}, {"nic_gbps", "intra_gbps", "gpus_per_node"});
+    auto rate = [&](const char* key) {
+      if (!hw.json().contains(key)) return 0.0;
+      const double v = hw.at(key).as_positive_number();
+      if (v > 1e5) hw.at(key).fail("must be <= 1e5 Gb/s (100 Tb/s), got " + std::to_string(v));
+      return v;
+    };
+    m.hardware.nic_gbps = rate("nic_gbps");
+    m.hardware.intra_gbps = rate("intra_gbps");
+    if (hw.json().contains("gpus_per_node"))
+      m.hardware.gpus_per_node = static_cast<int>(hw.at("gpus_per_node").as_positive_int(1024));
+  }
   m.timestamp = root.at("timestamp").as_string();
   m.command_line = root.at("command_line").as_string();
   return m;
@@ -318,6 +333,13 @@ std::string measurement_to_json(const Measurement& m) {
   j["allreduce"] = OrderedJson::array();
   for (const AllreducePoint& p : m.allreduce)
     j["allreduce"].push_back({{"bytes", p.bytes}, {"seconds", write_seconds(p.seconds)}});
+  if (m.hardware.nic_gbps > 0.0 || m.hardware.intra_gbps > 0.0 || m.hardware.gpus_per_node > 0) {
+    OrderedJson hw = OrderedJson::object();
+    if (m.hardware.nic_gbps > 0.0) hw["nic_gbps"] = m.hardware.nic_gbps;
+    if (m.hardware.intra_gbps > 0.0) hw["intra_gbps"] = m.hardware.intra_gbps;
+    if (m.hardware.gpus_per_node > 0) hw["gpus_per_node"] = m.hardware.gpus_per_node;
+    j["hardware"] = hw;
+  }
   j["timestamp"] = m.timestamp;
   j["command_line"] = m.command_line;
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
@@ -361,6 +383,25 @@ double measurement_model_size(const std::vector<Measurement>& measurements) {
                        " (all measurements must profile the same model)");
   }
   return first.model_size();
+}
+
+HardwareFacts measurement_hardware(const std::vector<Measurement>& measurements) {
+  HardwareFacts out;
+  std::string from[3];
+  auto merge = [&](auto& into, auto v, int k, const Measurement& m, const char* key) {
+    if (!(v > 0)) return;
+    if (into > 0 && into != v)
+      throw InputError(m.source + ": hardware." + key + ": " + std::to_string(v) + " differs from " +
+                       std::to_string(into) + " in " + from[k] + " (one machine per fit)");
+    into = v;
+    from[k] = m.source;
+  };
+  for (const Measurement& m : measurements) {
+    merge(out.nic_gbps, m.hardware.nic_gbps, 0, m, "nic_gbps");
+    merge(out.intra_gbps, m.hardware.intra_gbps, 1, m, "intra_gbps");
+    merge(out.gpus_per_node, m.hardware.gpus_per_node, 2, m, "gpus_per_node");
+  }
+  return out;
 }
 
 std::vector<models::SpeedPoint> measurement_points(const std::vector<Measurement>& measurements) {

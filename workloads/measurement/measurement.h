@@ -62,8 +62,17 @@ struct Settings {
   std::string allreduce_algorithm;  // what was forced ("default", "ring" for Open MPI, "Ring" for NCCL, ...)
 };
 
+// What the profiled machine is (optional `hardware` object; 0 = not stated): read by `ringsched fit` for the phys
+// model's bounds (docs/heldout.md).
+struct HardwareFacts {
+  double nic_gbps = 0.0;    // one node's network interface, Gb/s
+  double intra_gbps = 0.0;  // one GPU's link inside a node, Gb/s
+  int gpus_per_node = 0;
+};
+
 struct Measurement {
   Machine machine;
+  HardwareFacts hardware;
   std::string backend;                 // "cpu" or "cuda"
   int world_size = 0;                  // W, ranks = workers
   int nodes = 0;                       // distinct host names among the ranks (== hostnames.size())
@@ -80,6 +89,9 @@ struct Measurement {
   // The "n" of Eq. 5: the model's parameter count.
   double model_size() const { return static_cast<double>(model.parameters); }
 };
+
+// The hardware the files state, merged: InputError naming both files when two state a different value of one key.
+HardwareFacts measurement_hardware(const std::vector<Measurement>& measurements);
 
 // Parameter count (weights + biases) of a fully connected network with these layer widths.
 std::int64_t mlp_parameter_count(const std::vector<int>& layers);
