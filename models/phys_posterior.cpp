@@ -170,9 +170,26 @@ PhysInterval PhysPosterior::interval(int w, int nodes, double global_batch) cons
   return {quantile(v, 0.05), quantile(v, 0.5), quantile(v, 0.95)};
 }
 
+std::vector<PhysProbeCandidate> phys_probe_candidates(const std::vector<SpeedPoint>& probes,
+                                                      const std::vector<PhysProbeCandidate>& measured,
+                                                      int gpus_per_node, int max_nodes) {
+  int top = 1;
+  for (const auto& p : probes)
+    top = std::max(top, p.nodes);
+  std::map<std::pair<int, int>, int> seen;  // (nodes, gpus)
+  for (int k = top + 1; k <= max_nodes; ++k)
+    seen[{k, k * gpus_per_node}] = 1;
+  for (const auto& m : measured)
+    if (m.nodes > top) seen[{m.nodes, m.gpus}] = 1;
+  std::vector<PhysProbeCandidate> out;
+  for (const auto& [pos, one] : seen)
+    out.push_back(PhysProbeCandidate{pos.second, pos.first});
+  return out;
+}
+
 PhysProbePlan plan_phys_probes(const std::vector<SpeedPoint>& probes, const std::vector<SpeedPoint>& targets,
-                               const PhysVariantFit& fit, const PhysHardware& hw, int gpus_per_node, int max_nodes,
-                               int budget) {
+                               const PhysVariantFit& fit, const PhysHardware& hw,
+                               const std::vector<PhysProbeCandidate>& candidates, int budget) {
   constexpr int kPlanSamples = 600;
   PhysProbePlan plan;
   const PhysPosterior now(probes, fit, hw, kPlanSamples);
@@ -191,24 +208,27 @@ PhysProbePlan plan_phys_probes(const std::vector<SpeedPoint>& probes, const std:
   }
   std::vector<SpeedPoint> pts = probes;
   PhysPosterior cur = now;
-  std::vector<int> planned;
+  std::vector<std::size_t> planned;
   for (int step = 0; step < budget; ++step) {
     PhysProbePlanStep best;
+    std::size_t best_i = 0;
     std::vector<SpeedPoint> best_pts;
-    for (int k = now.probe_nodes() + 1; k <= max_nodes; ++k) {
-      if (std::find(planned.begin(), planned.end(), k) != planned.end()) continue;
-      const int w = k * gpus_per_node;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      if (std::find(planned.begin(), planned.end(), i) != planned.end()) continue;
+      const int w = candidates[i].gpus;
+      const int k = candidates[i].nodes;
       std::vector<SpeedPoint> more = pts;
       more.push_back(SpeedPoint{w, k, b * w, cur.interval(w, k, b * w).mid});
       const PhysVariantFit f = fit_phys_variant(more, fit.variant, hw);
       const double width = mean_rel_width(PhysPosterior(more, f, hw, kPlanSamples, noise), targets);
       if (best.gpus == 0 || width < best.width_after - 1e-12) {
         best = PhysProbePlanStep{w, k, b * w, width};
+        best_i = i;
         best_pts = std::move(more);
       }
     }
     if (best.gpus == 0) break;
-    planned.push_back(best.nodes);
+    planned.push_back(best_i);
     plan.steps.push_back(best);
     pts = std::move(best_pts);
     cur = PhysPosterior(pts, fit_phys_variant(pts, fit.variant, hw), hw, kPlanSamples, noise);

@@ -66,14 +66,25 @@ struct PhysProbePlan {
   std::vector<PhysProbePlanStep> steps;  // empty: no candidate beyond the probes' node count
 };
 
-// Greedy plan of `budget` measurements among packed positions k x gpus_per_node GPUs on k nodes, k from the probes'
-// largest node count + 1 to max_nodes (a planned position is not planned again): each step picks the candidate whose
-// measurement would leave the smallest mean relative width at the targets, the measurement taken as the current
-// posterior median there (in a linear-Gaussian model the posterior's width does not depend on the value measured,
-// only near the bounds), refitting the variant and keeping the predictive noise; ties: fewer nodes. The candidate's
-// per-GPU batch is the probes' most common one.
+// A position a plan may measure: w GPUs on `nodes` nodes.
+struct PhysProbeCandidate {
+  int gpus = 0;
+  int nodes = 0;
+};
+// The packed positions k x gpus_per_node GPUs on k nodes, k from the probes' largest node count + 1 to max_nodes, and
+// the `measured` positions beyond the probes' node count (a table's unprofiled rows smaller than the targets, so a
+// plan can be checked against a measurement), without repeats, by node count then GPUs.
+std::vector<PhysProbeCandidate> phys_probe_candidates(const std::vector<SpeedPoint>& probes,
+                                                      const std::vector<PhysProbeCandidate>& measured,
+                                                      int gpus_per_node, int max_nodes);
+
+// Greedy plan of `budget` measurements among the candidates (a planned position is not planned again): each step
+// picks the candidate whose measurement would leave the smallest mean relative width at the targets, the measurement
+// taken as the current posterior median there (in a linear-Gaussian model the posterior's width does not depend on
+// the value measured, only near the bounds), refitting the variant and keeping the predictive noise; ties: the
+// earlier candidate. The candidate's per-GPU batch is the probes' most common one.
 PhysProbePlan plan_phys_probes(const std::vector<SpeedPoint>& probes, const std::vector<SpeedPoint>& targets,
-                               const PhysVariantFit& fit, const PhysHardware& hw, int gpus_per_node, int max_nodes,
-                               int budget);
+                               const PhysVariantFit& fit, const PhysHardware& hw,
+                               const std::vector<PhysProbeCandidate>& candidates, int budget);
 
 }  // namespace ringsched::models

@@ -70,6 +70,10 @@ Command add_fit_command(CLI::App& app) {
                   "Fit only on these positions, comma-separated: a GPU count packed on nodes (8), a placement of "
                   "per-node GPU counts (4+4) or GPUs@nodes (8@2); every other point is predicted and scored")
       ->delimiter(',');
+  fit->add_option("--add-probes", o->add_probes,
+                  "Positions whose measured points join the protocol's own (same syntax as --probes), e.g. the "
+                  "probe --suggest-probe named, to score the fit with it")
+      ->delimiter(',');
   fit->add_option("--pollux-dir", o->pollux_dir, "Pollux data folder (default: the shipped one)");
   fit->add_option("--name", o->name, "Class name of the entry (default: the application, or `fitted`)");
   fit->add_option(

@@ -177,9 +177,15 @@ nlohmann::json plan_probes(const FitOutcome& fo, const std::vector<models::Speed
                            std::ostream& err) {
   int max_nodes = 1;
   const auto targets = plan_targets(fo, all, max_gpus, max_nodes);
-  const models::PhysProbePlan plan =
-      models::plan_phys_probes(fo.fitted, targets, fo.fit.physfit.selected, fo.fit.physfit.hardware,
-                               fo.quality.gpus_per_node, max_nodes, budget);
+  int smallest_target = 1 << 30;
+  for (const auto& t : targets)
+    smallest_target = std::min(smallest_target, t.w);
+  std::vector<models::PhysProbeCandidate> measured;  // a table's own rows can check the plan
+  for (const auto& u : fo.quality.unprofiled)
+    if (u.w < smallest_target) measured.push_back(models::PhysProbeCandidate{u.w, u.nodes});
+  const auto candidates = models::phys_probe_candidates(fo.fitted, measured, fo.quality.gpus_per_node, max_nodes);
+  const models::PhysProbePlan plan = models::plan_phys_probes(fo.fitted, targets, fo.fit.physfit.selected,
+                                                              fo.fit.physfit.hardware, candidates, budget);
   if (plan.steps.empty()) {
     err << "ringsched fit: probe plan: the probes already span " << max_nodes << " nodes\n";
     return nullptr;
@@ -288,6 +294,20 @@ void complete_entry(FitRequest& req, const std::vector<std::string>& probe_token
 
 namespace {
 
+// --suggest-probe and --budget: quality.suggested_probe and quality.probe_plan.
+void add_probe_planning(const FitCommandOptions& o, const FitOutcome& fo, const std::vector<models::SpeedPoint>& all,
+                        nlohmann::json& quality, std::ostream& err) {
+  if (o.suggest_probe) quality["suggested_probe"] = suggest_probe(fo, all, o.max_gpus, err);
+  if (o.budget <= 0) return;
+  if (fo.fit.phys) {
+    quality["probe_plan"] = plan_probes(fo, all, o.max_gpus, o.budget, err);
+    return;
+  }
+  err << "ringsched fit: --budget: only for phys models (--model phys, or auto when phys wins); the fit chose "
+      << fo.fit.model_name() << "\n";
+  quality["probe_plan"] = nullptr;
+}
+
 // --model and the hardware flags; a rate the flags leave unset comes from the measurement files.
 SpeedModelChoice speed_model_choice(const FitCommandOptions& o, const FitInput& in) {
   SpeedModelChoice c;
@@ -316,9 +336,10 @@ int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream&
   if (sources != 1) throw InputError("fit: give exactly one of --pollux, --csv or --measurement");
   const std::string dir = o.pollux_dir.empty() ? default_pollux_dir() : o.pollux_dir;
   if (o.pollux == "all") {
-    if (!o.probes.empty() || o.protocol != "auto") {
+    if (!o.probes.empty() || !o.add_probes.empty() || o.protocol != "auto" || o.model != "net") {
       throw InputError(
-          "--pollux all prints the fixed study (every protocol); --protocol and --probes apply to one "
+          "--pollux all prints the fixed study (every protocol); --protocol, --probes, --add-probes and --model apply "
+          "to one "
           "input (--pollux APP, --csv or --measurement)");
     }
     out << render_pollux_protocol_table(dir, {FitProtocol::kPaper, FitProtocol::kTwoLevel, FitProtocol::kMultiNode})
@@ -337,6 +358,10 @@ int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream&
   FitRequest req;
   for (const auto& t : o.probes)
     req.probes.push_back(parse_probe_token(t, "--probes"));
+  if (!o.probes.empty() && !o.add_probes.empty())
+    throw InputError("--add-probes: adds to the protocol's points; with --probes, list every position there instead");
+  for (const auto& t : o.add_probes)
+    req.added_probes.push_back(parse_probe_token(t, "--add-probes"));
   const bool automatic = o.protocol == "auto";
   const FitProtocol named = automatic ? FitProtocol::kTwoNode : parse_fit_protocol(o.protocol, "--protocol");
   FitInput in = !o.pollux.empty()                       ? pollux_input(o, dir)
@@ -370,16 +395,7 @@ int run_fit_command(const FitCommandOptions& o, std::ostream& out, std::ostream&
   nlohmann::json quality = quality_json(fo.quality);
   quality["protocol_choice"] = why.empty() ? nlohmann::json("given by --protocol") : nlohmann::json(why);
   report_intervals(fo, err);
-  if (o.suggest_probe) quality["suggested_probe"] = suggest_probe(fo, in.points, o.max_gpus, err);
-  if (o.budget > 0) {
-    if (fo.fit.phys) {
-      quality["probe_plan"] = plan_probes(fo, in.points, o.max_gpus, o.budget, err);
-    } else {
-      err << "ringsched fit: --budget: only for phys models (--model phys, or auto when phys wins); the fit chose "
-          << fo.fit.model_name() << "\n";
-      quality["probe_plan"] = nullptr;
-    }
-  }
+  add_probe_planning(o, fo, in.points, quality, err);
   nlohmann::json doc{{"class", class_entry_json(in.name, in.description, fo.fit, in.mode, in.batch, in.work, o.max_gpus,
                                                 in.derivation)},
                      {"quality", quality},

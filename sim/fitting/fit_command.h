@@ -18,6 +18,7 @@ struct FitCommandOptions {
   std::vector<std::string> measurements;  // profiler measurement files
   std::string protocol = "auto";          // a protocol name, or auto: the richest the points support
   std::vector<std::string> probes;        // non-empty: fit on these positions only (tokens of parse_probe_token)
+  std::vector<std::string> add_probes;    // these positions join the protocol's points (e.g. a suggested probe)
   std::string pollux_dir;                 // "" = default_pollux_dir()
   std::string name;                       // class name for CSV / measurement input
   double model_size = 0.0;                // millions of parameters (CSV input; required)

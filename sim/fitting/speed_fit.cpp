@@ -510,13 +510,10 @@ int gpus_per_node_of(const FitRequest& r, const std::vector<models::SpeedPoint>&
 // point is an error naming the measured positions.
 void split_points(const FitRequest& r, const std::vector<models::SpeedPoint>& points, int g,
                   std::vector<models::SpeedPoint>& train, std::vector<models::SpeedPoint>& test) {
-  if (r.probes.empty()) {
-    for (const auto& q : points)
-      (protocol_profiles(r.protocol, q.w, q.nodes, g) ? train : test).push_back(q);
-    return;
-  }
+  // --probes replaces the protocol's points; --add-probes adds to them.
+  const std::vector<ProbePoint>& named = r.probes.empty() ? r.added_probes : r.probes;
   std::string missing;
-  for (const auto& pr : r.probes) {
+  for (const auto& pr : named) {
     const bool found =
         std::any_of(points.begin(), points.end(), [&](const auto& q) { return pr.matches(q.w, q.nodes, g); });
     if (found) continue;
@@ -530,8 +527,9 @@ void split_points(const FitRequest& r, const std::vector<models::SpeedPoint>& po
                      " (written GPUs@nodes off one node; a placement such as 44 is 4+4 or 8@2)");
   }
   for (const auto& q : points) {
-    const bool in = std::any_of(r.probes.begin(), r.probes.end(),
-                                [&](const ProbePoint& pr) { return pr.matches(q.w, q.nodes, g); });
+    const bool in =
+        (r.probes.empty() && protocol_profiles(r.protocol, q.w, q.nodes, g)) ||
+        std::any_of(named.begin(), named.end(), [&](const ProbePoint& pr) { return pr.matches(q.w, q.nodes, g); });
     (in ? train : test).push_back(q);
   }
 }

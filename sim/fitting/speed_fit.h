@@ -168,8 +168,9 @@ struct FitOutcome {
 // What to fit: the protocol (its model, and its points unless probes are given), the GPUs per node (0: inferred).
 struct FitRequest {
   FitProtocol protocol = FitProtocol::kPaper;
-  std::vector<ProbePoint> probes;  // non-empty: fit on exactly the measured points at these positions
-  int gpus_per_node = 0;           // 0: infer_gpus_per_node(points)
+  std::vector<ProbePoint> probes;        // non-empty: fit on exactly the measured points at these positions
+  std::vector<ProbePoint> added_probes;  // with no `probes`: these positions' points join the protocol's points
+  int gpus_per_node = 0;                 // 0: infer_gpus_per_node(points)
   double model_size = 0.0;
   std::string origin;  // names the input in messages
   SpeedModelChoice speed_model;
