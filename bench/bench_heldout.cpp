@@ -42,6 +42,26 @@ void BM_FitTwoNode(benchmark::State& state) {
 }
 BENCHMARK(BM_FitTwoNode)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
 
+// The same with --model phys (issue 37): three phys variants with their folds, the 2,000-sample posterior and an
+// interval at every unprofiled point (target: < 1 s for one application).
+void BM_FitTwoNodePhys(benchmark::State& state) {
+  const std::string name = pollux_app_names()[static_cast<std::size_t>(state.range(0))];
+  const auto app = pollux_app(default_pollux_dir(), name);
+  const auto pts = pollux_speed_points(*app);
+  FitRequest r;
+  r.protocol = FitProtocol::kTwoNode;
+  r.model_size = pollux_model_size(name);
+  r.origin = app->dir;
+  r.speed_model.model = "phys";
+  r.speed_model.hardware.model_mparams = r.model_size;
+  for (auto _ : state) {
+    const FitOutcome o = fit_with_request(r, pts);
+    benchmark::DoNotOptimize(o.quality.mape_heldout);
+  }
+  state.SetLabel(name + " (" + std::to_string(pts.size()) + " points)");
+}
+BENCHMARK(BM_FitTwoNodePhys)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
+
 void BM_TableLookup(benchmark::State& state) {
   const auto app = pollux_app(default_pollux_dir(), "cifar10");
   int w = 1;

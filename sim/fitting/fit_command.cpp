@@ -107,10 +107,12 @@ FitProtocol choose_protocol(const std::vector<models::SpeedPoint>& pts, int g, b
   const bool one = std::any_of(pts.begin(), pts.end(), [](const auto& p) { return p.nodes == 1; });
   const bool two = std::any_of(pts.begin(), pts.end(), [](const auto& p) { return p.nodes == 2; });
   if (one && two) {
-    why = probes ? "the probes include measurements on one node and on 2 nodes, so the net model of two-node is fitted "
-                   "on them"
-                 : "the points include measurements on one node and on 2 nodes, so two-node fits the net model on "
-                   "every point spanning at most 2 nodes";
+    why =
+        probes
+            ? "the probes include measurements on one node and on 2 nodes, so the --model family of two-node is fitted "
+              "on them"
+            : "the points include measurements on one node and on 2 nodes, so two-node fits the --model family on "
+              "every point spanning at most 2 nodes";
     return FitProtocol::kTwoNode;
   }
   const bool multi = std::any_of(pts.begin(), pts.end(), [](const auto& p) { return p.nodes > 1; });
@@ -118,7 +120,7 @@ FitProtocol choose_protocol(const std::vector<models::SpeedPoint>& pts, int g, b
     why = std::string(probes ? "the probes include " : "the points include ") +
           (one ? "one-node and multi-node measurements but none on exactly 2 nodes"
                : "multi-node measurements and none on one node") +
-          ", so net-all fits the net model on every point (it needs no model size)";
+          ", so net-all fits the --model family on every point (net needs no model size)";
     return FitProtocol::kNetAll;
   }
   int paper = 0;
