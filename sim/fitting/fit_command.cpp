@@ -13,6 +13,7 @@
 #include "sim/fitting/speed_fit.h"
 #include "workloads/io/atomic_write.h"
 #include "workloads/io/json_reader.h"
+#include "workloads/io/number_text.h"
 #include "workloads/measurement/measurement.h"
 #include "workloads/measurement/points_csv.h"
 #include "workloads/pollux.h"
@@ -317,8 +318,13 @@ SpeedModelChoice speed_model_choice(const FitCommandOptions& o, const FitInput& 
   if (c.model != "net" && c.model != "phys" && c.model != "auto")
     throw InputError("--model: must be net, phys or auto, got '" + c.model + "'");
   models::PhysHardware& hw = c.hardware;
-  hw.nic_gbps = o.nic_gbps != 0.0 ? o.nic_gbps : in.hardware.nic_gbps;
-  hw.intra_gbps = o.intra_gbps != 0.0 ? o.intra_gbps : in.hardware.intra_gbps;
+  // A rate given on the command line must be a rate: 0 there is refused (below), not read as "not declared".
+  hw.nic_gbps = o.nic_gbps ? *o.nic_gbps : in.hardware.nic_gbps;
+  hw.intra_gbps = o.intra_gbps ? *o.intra_gbps : in.hardware.intra_gbps;
+  if (o.nic_gbps && !(*o.nic_gbps > 0.0))
+    throw InputError("fit: --nic-gbps (Gb/s per node): must be > 0, got " + number_text(*o.nic_gbps));
+  if (o.intra_gbps && !(*o.intra_gbps > 0.0))
+    throw InputError("fit: --intra-gbps (Gb/s per GPU): must be > 0, got " + number_text(*o.intra_gbps));
   hw.model_mparams = in.model_size;  // before complete_entry's placeholder: 0 when unknown
   hw.bytes_per_param = o.bytes_per_param;
   hw.bucket_mb = o.bucket_mb;

@@ -4,6 +4,7 @@
 // input, Eq. 1 fitted to the loss points. Format: docs/heldout.md.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -31,8 +32,8 @@ struct FitCommandOptions {
   int budget = 0;               // phys models: plan this many probes (greedy), with the expected widths
   std::string model = "net";    // net protocols' model family: net, phys or auto (sim/fitting/speed_fit.h)
   // Hardware (0 = not declared; measurement files' `hardware` keys fill what the flags leave unset).
-  double nic_gbps = 0.0;
-  double intra_gbps = 0.0;
+  std::optional<double> nic_gbps;  // Gb/s; when given, > 0 (a declared 0 is an error, not "unset")
+  std::optional<double> intra_gbps;
   double bytes_per_param = 4.0;
   double bucket_mb = 25.0;
   double hop_latency_us = 100.0;

@@ -128,6 +128,8 @@ TEST_CASE("sim::FitPhys: hardware flags that are zero, negative, absurd or not f
     });
   };
   CHECK(err([](FitCommandOptions& o) { o.nic_gbps = -1.0; }).find("--nic-gbps") != std::string::npos);
+  CHECK(err([](FitCommandOptions& o) { o.nic_gbps = 0.0; }).find("--nic-gbps") != std::string::npos);
+  CHECK(err([](FitCommandOptions& o) { o.intra_gbps = 0.0; }).find("--intra-gbps") != std::string::npos);
   CHECK(err([](FitCommandOptions& o) { o.intra_gbps = 1e9; }).find("--intra-gbps") != std::string::npos);
   CHECK(err([](FitCommandOptions& o) { o.overlap = 1.0; }).find("--overlap") != std::string::npos);
   CHECK(err([](FitCommandOptions& o) { o.bytes_per_param = 0.0; }).find("--bytes-per-param") != std::string::npos);
