@@ -207,7 +207,9 @@ py::tuple py_fit(const std::string& csv_path, const std::string& csv_text, const
                  const std::string& pollux, const std::vector<std::string>& measurements,
                  const std::vector<std::string>& probes, const std::string& protocol, const std::string& name,
                  const py::object& model_size, const py::object& gpus_per_node, const py::object& work_samples,
-                 const py::object& max_gpus, bool suggest_probe) {
+                 const py::object& max_gpus, bool suggest_probe, const std::string& model, const py::object& nic_gbps,
+                 const py::object& intra_gbps, const py::object& bytes_per_param, const py::object& overlap,
+                 const py::object& budget, const std::vector<std::string>& add_probes) {
   FitCommandOptions o;
   o.csv = path_keyword(csv_path, "points");
   o.csv_text = csv_text;
@@ -225,6 +227,14 @@ py::tuple py_fit(const std::string& csv_path, const std::string& csv_text, const
   o.work_samples = number_keyword(work_samples, "fit: work_samples", 0.0, 1e18, "0..1e18 samples");
   o.max_gpus = static_cast<int>(int_keyword(max_gpus, "fit: max_gpus", 1, 1 << 20));
   o.suggest_probe = suggest_probe;
+  // The phys model (docs/heldout.md): None leaves a rate undeclared; a given one is checked by run_fit_command.
+  o.model = model;
+  if (!nic_gbps.is_none()) o.nic_gbps = number_keyword(nic_gbps, "fit: nic_gbps", -1e300, 1e300, "Gb/s > 0");
+  if (!intra_gbps.is_none()) o.intra_gbps = number_keyword(intra_gbps, "fit: intra_gbps", -1e300, 1e300, "Gb/s > 0");
+  o.bytes_per_param = number_keyword(bytes_per_param, "fit: bytes_per_param", -1e300, 1e300, "(0, 16]");
+  o.overlap = number_keyword(overlap, "fit: overlap", -1e300, 1e300, "[0, 0.99]");
+  o.budget = static_cast<int>(int_keyword(budget, "fit: budget", 0, 64));
+  o.add_probes = add_probes;
   std::ostringstream out;
   std::ostringstream err;
   run_fit_command(o, out, err);
@@ -263,7 +273,9 @@ PYBIND11_MODULE(_core, m) {
   m.def("strategies", &py_strategies);
   m.def("fit", &py_fit, py::arg("csv_path"), py::arg("csv_text"), py::arg("origin"), py::arg("pollux"),
         py::arg("measurements"), py::arg("probes"), py::arg("protocol"), py::arg("name"), py::arg("model_size"),
-        py::arg("gpus_per_node"), py::arg("work_samples"), py::arg("max_gpus"), py::arg("suggest_probe"));
+        py::arg("gpus_per_node"), py::arg("work_samples"), py::arg("max_gpus"), py::arg("suggest_probe"),
+        py::arg("model"), py::arg("nic_gbps"), py::arg("intra_gbps"), py::arg("bytes_per_param"), py::arg("overlap"),
+        py::arg("budget"), py::arg("add_probes"));
   m.def("register_strategy", &register_python_strategy, py::arg("name"), py::arg("cls"), py::arg("params"),
         py::arg("description"), py::arg("default_beliefs"), py::arg("gpu_types") = false,
         py::arg("on_arrival") = false);

@@ -328,6 +328,13 @@ def fit(
     work_samples: float = 0.0,
     max_gpus: int = 64,
     suggest_probe: bool = False,
+    model: str = "net",
+    nic_gbps: Optional[float] = None,
+    intra_gbps: Optional[float] = None,
+    bytes_per_param: float = 4.0,
+    overlap: float = 0.0,
+    budget: int = 0,
+    add_probes: Sequence[Union[str, int]] = (),
 ) -> Dict[str, Any]:
     """Fit a speed model as `ringsched fit` does and return its JSON as a dict: "class" (a catalog entry), "quality"
     (R^2, leave-one-GPU-count-out error, predictions at unprofiled points, warnings) and "eq1", plus "notes" (what
@@ -336,6 +343,9 @@ def fit(
     Input, exactly one: points (a CSV path, a DataFrame, or rows of gpus, nodes, global_batch, step_seconds), pollux
     (a Pollux application name), or measurements (profiler measurement files). probes: fit only on these positions
     (8, "4+4", "8@2"); every other point is predicted and scored. Formats: docs/heldout.md.
+    model: "net" (default), "phys" (compute + the all-reduce on the job's links, bounded by nic_gbps / intra_gbps and
+    bytes_per_param; posterior intervals) or "auto"; budget: plan that many probes (phys; quality.probe_plan);
+    add_probes: positions joined to the protocol's points (docs/heldout.md "The `phys` model").
     """
     csv_path = ""
     csv_text = ""
@@ -366,6 +376,13 @@ def fit(
         work_samples,
         max_gpus,
         bool(suggest_probe),
+        model,
+        nic_gbps,
+        intra_gbps,
+        bytes_per_param,
+        overlap,
+        budget,
+        [str(p) for p in add_probes],
     )
     doc = json.loads(out)
     doc["notes"] = [line[len("ringsched fit: "):] if line.startswith("ringsched fit: ") else line

@@ -60,3 +60,19 @@ def test_bad_points_are_input_errors_naming_the_row(source, tmp_path):
     bad = str(source / "test/fixtures/heldout/points-bad.csv")
     with pytest.raises(ringsched.InputError, match=r"points-bad\.csv:3"):
         ringsched.fit(bad, model_size=1)
+
+
+def test_fit_phys_matches_the_command_line_and_refuses_a_zero_rate(source, binary):
+    # The physical model (docs/heldout.md "The `phys` model") on a shipped unseen table, with its declared hardware.
+    path = str(source / "workloads/data/scaling/elasticflow-bert-a100.csv")
+    want, _ = cli_fit(binary, "--csv", path, "--model", "phys", "--model-size", "110", "--nic-gbps", "1600",
+                      "--intra-gbps", "2400", "--budget", "1")
+    got = ringsched.fit(path, model="phys", model_size=110, nic_gbps=1600, intra_gbps=2400, budget=1)
+    assert got["quality"] == want["quality"] and got["class"] == want["class"]
+    assert got["quality"]["model"].startswith("phys:")
+    assert got["quality"]["intervals"]["method"] == "posterior"
+    assert len(got["quality"]["probe_plan"]["steps"]) == 1
+    with pytest.raises(ringsched.InputError, match="--nic-gbps"):
+        ringsched.fit(path, model="phys", model_size=110, nic_gbps=0)
+    with pytest.raises(ringsched.InputError, match="nic_gbps"):
+        ringsched.fit(path, model="phys", model_size=110, nic_gbps="fast")
