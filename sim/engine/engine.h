@@ -64,6 +64,20 @@ struct EngineConfig {
   [[nodiscard]] int total_gpus() const { return cluster.total_gpus(); }
 };
 
+// What failures cost a job (cluster.failures; docs/failures.md): failures that hit it, work taken back (samples),
+// its running time and the part of it kept as progress (checkpoint overhead and recomputed work taken out), and the
+// GPU-seconds lost to recomputed work, checkpoints, restarts after a failure and waiting while evicted.
+struct JobFailureStats {
+  int failures = 0;
+  double lost_work = 0.0;
+  double run_s = 0.0;
+  double productive_s = 0.0;
+  double recompute_gpu_s = 0.0;
+  double checkpoint_gpu_s = 0.0;
+  double restart_gpu_s = 0.0;
+  double wait_gpu_s = 0.0;
+};
+
 struct JobResult {
   int id = 0;
   std::string name;
@@ -80,6 +94,7 @@ struct JobResult {
   // and whether it ever shared a link with another job. 1 / false without contention.
   double contention_slowdown = 1.0;
   bool shared_link = false;
+  JobFailureStats failure;  // all 0 without cluster.failures
 };
 
 enum class AllocKind { kStart, kResize, kPreempt, kResume, kFinish, kMigrate };
@@ -117,6 +132,9 @@ struct RunResult {
   // Link contention (cluster.network with contention on): time-averaged utilisation of each level's links.
   bool contention = false;
   std::vector<std::pair<std::string, double>> link_utilisation;
+  // Failures (cluster.failures): on, and the exposure and failures of jobs by the GPUs they held.
+  bool failures = false;
+  std::vector<FailureSize> failure_sizes;
   // A placed run's placement metrics (migrations the strategy asked for are counted already).
   void add_placement(const PlacementTotals& t) {
     placed = true;
@@ -147,6 +165,7 @@ struct EngineCheckView {
     JobState state;
     double work_done;
     double work;
+    double work_lost = 0.0;  // taken back by failures so far (cluster.failures): work_done + work_lost never drops
   };
   std::vector<Job> active;
   int finished = 0;
