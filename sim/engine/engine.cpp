@@ -97,7 +97,7 @@ class Engine final : public Probe, public JobViews {
     guard_.finish(result_.events_processed, finished_);
     if (cluster_.placed()) result_.add_placement(cluster_.placement_totals());
     if (cluster_.contention()) result_.add_contention(cluster_.contention_totals());
-    if (book_.on()) result_.failure_sizes = (book_.fill(result_), cluster_.failure_sizes());
+    if (book_.on()) result_.add_failures(book_.stats(), cluster_.failure_sizes());
     return std::move(result_);
   }
 

@@ -14,6 +14,8 @@
 #include "sim/cluster/cluster_runtime.h"
 #include "sim/cluster/placement.h"
 #include "sim/engine/belief_scoring.h"
+#include "sim/engine/check_view.h"
+#include "sim/engine/failure_book.h"
 #include "sim/engine/horizon.h"
 #include "sim/engine/public_facts.h"
 #include "strategies/strategy.h"
@@ -62,20 +64,6 @@ struct EngineConfig {
   // Score the beliefs at every decision (RunResult::belief_score): the prediction-error pass of learning beliefs.
   bool score_beliefs = false;
   [[nodiscard]] int total_gpus() const { return cluster.total_gpus(); }
-};
-
-// What failures cost a job (cluster.failures; docs/failures.md): failures that hit it, work taken back (samples),
-// its running time and the part of it kept as progress (checkpoint overhead and recomputed work taken out), and the
-// GPU-seconds lost to recomputed work, checkpoints, restarts after a failure and waiting while evicted.
-struct JobFailureStats {
-  int failures = 0;
-  double lost_work = 0.0;
-  double run_s = 0.0;
-  double productive_s = 0.0;
-  double recompute_gpu_s = 0.0;
-  double checkpoint_gpu_s = 0.0;
-  double restart_gpu_s = 0.0;
-  double wait_gpu_s = 0.0;
 };
 
 struct JobResult {
@@ -135,6 +123,13 @@ struct RunResult {
   // Failures (cluster.failures): on, and the exposure and failures of jobs by the GPUs they held.
   bool failures = false;
   std::vector<FailureSize> failure_sizes;
+  // A run's failure figures (cluster.failures): each job's, by job id, and exposure by job size.
+  void add_failures(const std::vector<JobFailureStats>& per_job, std::vector<FailureSize> sizes) {
+    failures = true;
+    for (std::size_t id = 0; id < jobs.size() && id < per_job.size(); ++id)
+      jobs[id].failure = per_job[id];
+    failure_sizes = std::move(sizes);
+  }
   // A placed run's placement metrics (migrations the strategy asked for are counted already).
   void add_placement(const PlacementTotals& t) {
     placed = true;
@@ -153,26 +148,6 @@ struct RunResult {
     link_utilisation = t.links;
   }
 };
-
-// What an invariant checker sees after every batch of simultaneous events (tests use it).
-struct EngineCheckView {
-  double now = 0.0;
-  int total_gpus = 0;
-  int gpus_in_use = 0;
-  struct Job {
-    int id;
-    int gpus;
-    JobState state;
-    double work_done;
-    double work;
-    double work_lost = 0.0;  // taken back by failures so far (cluster.failures): work_done + work_lost never drops
-  };
-  std::vector<Job> active;
-  int finished = 0;
-  std::vector<int> pool_gpus;         // typed clusters: GPUs per pool
-  std::vector<int> pool_gpus_in_use;  // and held per pool
-};
-using EngineChecker = std::function<void(const EngineCheckView&)>;
 
 // Runs one replicate. Throws std::logic_error if the strategy returns an invalid decision (wrong size, counts
 // outside a job's limits, more GPUs than exist) or leaves jobs waiting forever.

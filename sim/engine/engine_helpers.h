@@ -9,8 +9,8 @@
 
 #include "sim/cluster/cluster_runtime.h"
 #include "sim/engine/belief_scoring.h"
+#include "sim/engine/check_view.h"
 #include "sim/engine/decision_check.h"
-#include "sim/engine/engine.h"
 #include "sim/engine/failure_book.h"
 #include "sim/engine/job_runtime.h"
 

@@ -5,8 +5,6 @@
 #include <cmath>
 #include <limits>
 
-#include "sim/engine/engine.h"
-
 namespace ringsched::engine_detail {
 
 FailureBook::FailureBook(const std::optional<fail::FailureOptions>& options, std::size_t jobs)
@@ -80,12 +78,11 @@ void FailureBook::restarting(int id, double now, double cost_s, int gpus) {
   j.evicted = false;
 }
 
-void FailureBook::fill(RunResult& result) const {
-  if (!on_) return;
-  result.failures = true;
-  for (std::size_t i = 0; i < jobs_.size() && i < result.jobs.size(); ++i) {
-    const Job& j = jobs_[i];
-    JobFailureStats& f = result.jobs[i].failure;
+std::vector<JobFailureStats> FailureBook::stats() const {
+  std::vector<JobFailureStats> out;
+  out.reserve(jobs_.size());
+  for (const Job& j : jobs_) {
+    JobFailureStats f;
     f.failures = j.failures;
     f.lost_work = j.lost_work;
     f.run_s = j.run_s;
@@ -94,7 +91,9 @@ void FailureBook::fill(RunResult& result) const {
     f.checkpoint_gpu_s = j.checkpoint_gpu_s;
     f.restart_gpu_s = j.restart_gpu_s;
     f.wait_gpu_s = j.wait_gpu_s;
+    out.push_back(f);
   }
+  return out;
 }
 
 }  // namespace ringsched::engine_detail

@@ -11,8 +11,22 @@
 #include "sim/cluster/failures/failure_config.h"
 
 namespace ringsched {
-struct RunResult;
-}
+
+// What failures cost a job (cluster.failures; docs/failures.md): failures that hit it, work taken back (samples),
+// its running time and the part of it kept as progress (checkpoint overhead and recomputed work taken out), and the
+// GPU-seconds lost to recomputed work, checkpoints, restarts after a failure and waiting while evicted.
+struct JobFailureStats {
+  int failures = 0;
+  double lost_work = 0.0;
+  double run_s = 0.0;
+  double productive_s = 0.0;
+  double recompute_gpu_s = 0.0;
+  double checkpoint_gpu_s = 0.0;
+  double restart_gpu_s = 0.0;
+  double wait_gpu_s = 0.0;
+};
+
+}  // namespace ringsched
 
 namespace ringsched::engine_detail {
 
@@ -38,8 +52,8 @@ class FailureBook {
   void restarting(int id, double now, double cost_s, int gpus);
   // Cumulative work the job lost to failures (samples; the engine checker's conservation counts it).
   [[nodiscard]] double lost_work(int id) const { return on_ ? jobs_[static_cast<std::size_t>(id)].lost_work : 0.0; }
-  // Copies each job's failure figures into its result.
-  void fill(RunResult& result) const;
+  // Each job's failure figures, by job id (empty without failures).
+  [[nodiscard]] std::vector<JobFailureStats> stats() const;
 
  private:
   struct Job {

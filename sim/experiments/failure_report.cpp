@@ -1,32 +1,16 @@
 // sim/experiments/failure_report.cpp — per (level, strategy) failure metrics and MTTF by job size (see the header).
 #include "sim/experiments/failure_report.h"
 
-#include <map>
 #include <sstream>
 
 #include "sim/experiments/atomic_file.h"
+#include "sim/experiments/failure_summary.h"
 #include "workloads/io/number_text.h"
 
 namespace ringsched {
 namespace {
 
 constexpr double kHour = 3600.0;
-
-// Exposure and failures by GPUs held, pooled over the cell's successful seeds.
-std::map<int, FailureSize> pooled_sizes(const ExperimentConfig& c, const ExperimentResult& r, int l, int s) {
-  std::map<int, FailureSize> out;
-  for (int k = 0; k < c.seeds; ++k) {
-    const CellRun& run = r.run(c, l, s, k);
-    if (!run.error.empty()) continue;
-    for (const FailureSize& f : run.metrics.failure_sizes) {
-      FailureSize& sum = out[f.gpus];
-      sum.gpus = f.gpus;
-      sum.exposure_s += f.exposure_s;
-      sum.failures += f.failures;
-    }
-  }
-  return out;
-}
 
 std::string shown(const Aggregate& a, const char* fmt) {
   if (a.n == 0) return "-";
@@ -39,13 +23,6 @@ std::string mttf_text(const FailureSize& f) {
 
 }  // namespace
 
-const std::vector<std::string>& failure_metric_names() {
-  static const std::vector<std::string> names = {
-      "failures_per_job",       "gpu_hours_lost",       "recompute_gpu_hours",     "failure_restart_gpu_hours",
-      "failure_wait_gpu_hours", "checkpoint_gpu_hours", "effective_training_time", "job_mttf_h"};
-  return names;
-}
-
 std::string failures_csv(const ExperimentConfig& c, const ExperimentResult& r) {
   std::ostringstream o;
   o << "level,strategy,metric,mean,sd,ci95,n\n";
@@ -54,7 +31,7 @@ std::string failures_csv(const ExperimentConfig& c, const ExperimentResult& r) {
   for (int l = 0; l < L; ++l)
     for (int s = 0; s < S; ++s)
       for (const std::string& m : failure_metric_names()) {
-        const Aggregate a = cell_aggregate(c, r, l, s, m);
+        const Aggregate a = failure_aggregate(c, r, l, s, m);
         o << csv_field(c.levels[l].name) << ',' << csv_field(c.strategies[s].label) << ',' << m << ','
           << (a.n > 0 ? number_text(a.mean) : "") << ',' << (a.n > 1 ? number_text(a.sd) : "") << ','
           << (a.n > 1 ? number_text(a.ci95) : "") << ',' << a.n << '\n';
@@ -62,7 +39,7 @@ std::string failures_csv(const ExperimentConfig& c, const ExperimentResult& r) {
   o << "\nlevel,strategy,gpus,exposure_h,failures,mttf_h\n";
   for (int l = 0; l < L; ++l)
     for (int s = 0; s < S; ++s)
-      for (const auto& [gpus, f] : pooled_sizes(c, r, l, s)) {
+      for (const auto& [gpus, f] : pooled_failure_sizes(c, r, l, s)) {
         o << csv_field(c.levels[l].name) << ',' << csv_field(c.strategies[s].label) << ',' << gpus << ','
           << number_text(f.exposure_s / kHour) << ',' << f.failures << ','
           << (f.failures > 0 ? number_text(f.exposure_s / kHour / f.failures) : "") << '\n';
@@ -82,44 +59,18 @@ std::string render_failure_report(const ExperimentConfig& c, const ExperimentRes
     for (int s = 0; s < static_cast<int>(c.strategies.size()); ++s) {
       o << "| " << c.levels[l].name << " | " << c.strategies[s].label << " |";
       for (std::size_t m = 0; m < failure_metric_names().size(); ++m)
-        o << ' ' << shown(cell_aggregate(c, r, l, s, failure_metric_names()[m]), fmts[m]) << " |";
+        o << ' ' << shown(failure_aggregate(c, r, l, s, failure_metric_names()[m]), fmts[m]) << " |";
       o << '\n';
     }
   o << "\nJob MTTF by size (time jobs held that many GPUs / failures that hit them, pooled over seeds)\n\n"
        "| level | strategy | GPUs | held (h) | failures | MTTF (h) |\n|---|---|---|---|---|---|\n";
   for (int l = 0; l < static_cast<int>(c.levels.size()); ++l)
     for (int s = 0; s < static_cast<int>(c.strategies.size()); ++s)
-      for (const auto& [gpus, sz] : pooled_sizes(c, r, l, s)) {
+      for (const auto& [gpus, sz] : pooled_failure_sizes(c, r, l, s)) {
         o << "| " << c.levels[l].name << " | " << c.strategies[s].label << " | " << gpus << " | "
           << formatted("%.1f", sz.exposure_s / kHour) << " | " << sz.failures << " | " << mttf_text(sz) << " |\n";
       }
   return o.str();
-}
-
-nlohmann::json failures_json(const ExperimentConfig& c, const ExperimentResult& r) {
-  const auto agg = [](const Aggregate& a) {
-    nlohmann::json j = {{"n", a.n}};
-    j["mean"] = a.n > 0 ? nlohmann::json(a.mean) : nlohmann::json(nullptr);
-    j["sd"] = a.n > 1 ? nlohmann::json(a.sd) : nlohmann::json(nullptr);
-    j["ci95"] = a.n > 1 ? nlohmann::json(a.ci95) : nlohmann::json(nullptr);
-    return j;
-  };
-  nlohmann::json cells = nlohmann::json::array();
-  for (int l = 0; l < static_cast<int>(c.levels.size()); ++l)
-    for (int s = 0; s < static_cast<int>(c.strategies.size()); ++s) {
-      nlohmann::json cell = {{"level", c.levels[l].name}, {"strategy", c.strategies[s].label}};
-      for (const std::string& m : failure_metric_names())
-        cell["metrics"][m] = agg(cell_aggregate(c, r, l, s, m));
-      nlohmann::json sizes = nlohmann::json::array();
-      for (const auto& [gpus, f] : pooled_sizes(c, r, l, s)) {
-        sizes.push_back({{"gpus", gpus}, {"exposure_h", f.exposure_s / kHour}, {"failures", f.failures}});
-        sizes.back()["mttf_h"] =
-            f.failures > 0 ? nlohmann::json(f.exposure_s / kHour / f.failures) : nlohmann::json(nullptr);
-      }
-      cell["mttf_by_gpus"] = sizes;
-      cells.push_back(cell);
-    }
-  return cells;
 }
 
 void write_failure_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r) {

@@ -10,7 +10,7 @@
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
 #include "sim/experiments/builtin_configs.h"
-#include "sim/experiments/failure_report.h"
+#include "sim/experiments/failure_summary.h"
 #include "traces/trace_format.h"
 #include "workloads/io/number_text.h"
 

@@ -129,7 +129,7 @@ TEST_CASE("failures::FailureTrace: unknown nodes, unsorted times and bad columns
   CHECK_THAT(err("time_s,node,duration_s\n1,1.5,5\n"), Catch::Contains("f.csv:2"));
 }
 
-TEST_CASE("failures::FailureConfig: a trace file resolves and is read; a missing one fails naming the path",
+TEST_CASE("failures::FailureConfig: a trace file resolves and is read, a missing one fails naming the path",
           "[failures][input]") {
   const std::string path = "failcfg_trace_test.csv";
   {
