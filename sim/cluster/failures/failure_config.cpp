@@ -6,12 +6,20 @@
 #include "models/input_error.h"
 #include "workloads/io/csv.h"
 #include "workloads/io/input_path.h"
+#include "workloads/io/number_text.h"
 
 namespace ringsched::fail {
 namespace {
 
 // An MTBF of more than a million years is a typo (and would never fail within the simulated horizon).
 constexpr double kMaxMtbfH = 1e10;
+
+// Hours, > 0 and at most `cap` (beyond it: a typo), as seconds.
+double hours_in_s(const JsonReader& r, double cap) {
+  const double h = r.as_positive();
+  if (h > cap) r.fail("more than " + number_text(cap) + " hours is absurd");
+  return h * 3600.0;
+}
 
 CheckpointPolicy parse_checkpoint(const JsonReader& r) {
   r.expect_object({"interval_s", "interval", "cost_s"});
@@ -23,8 +31,8 @@ CheckpointPolicy parse_checkpoint(const JsonReader& r) {
   if (fixed) {
     p.interval_s = r.at("interval_s").as_positive();
     if (p.cost_s >= p.interval_s) {
-      r.at("cost_s").fail("a checkpoint cost of " + std::to_string(p.cost_s) + " s is not shorter than the interval (" +
-                          std::to_string(p.interval_s) + " s): the job would never progress");
+      r.at("cost_s").fail("a checkpoint cost of " + number_text(p.cost_s) + " s is not shorter than the interval (" +
+                          number_text(p.interval_s) + " s): the job would never progress");
     }
     return p;
   }
@@ -51,7 +59,7 @@ FailureOptions parse_failures(const JsonReader& r, int nodes, int switch_levels)
   r.expect_object(
       {"node_mtbf_h", "distribution", "shape", "repair_h", "switch_mtbf_h", "switch_level", "trace", "checkpoint"});
   FailureOptions o;
-  if (auto m = r.maybe("node_mtbf_h")) o.node_mtbf_s = m->as_number_in(1e-6, kMaxMtbfH) * 3600.0;
+  if (auto m = r.maybe("node_mtbf_h")) o.node_mtbf_s = hours_in_s(*m, kMaxMtbfH);
   if (auto d = r.maybe("distribution")) {
     const std::string name = d->as_string();
     if (name != "exponential" && name != "weibull")
@@ -65,10 +73,10 @@ FailureOptions parse_failures(const JsonReader& r, int nodes, int switch_levels)
   } else if (o.weibull) {
     r.fail("\"distribution\": \"weibull\" needs \"shape\" (k; k < 1: failures cluster early, k = 1: exponential)");
   }
-  if (auto h = r.maybe("repair_h")) o.repair_s = h->as_number_in(1e-6, 1e6) * 3600.0;
+  if (auto h = r.maybe("repair_h")) o.repair_s = hours_in_s(*h, 1e6);
   if (auto s = r.maybe("switch_mtbf_h")) {
     if (switch_levels == 0) s->fail("switch failures need a cluster.topology (its switches take their nodes down)");
-    o.switch_mtbf_s = s->as_number_in(1e-6, kMaxMtbfH) * 3600.0;
+    o.switch_mtbf_s = hours_in_s(*s, kMaxMtbfH);
   }
   if (auto l = r.maybe("switch_level")) {
     if (!r.has("switch_mtbf_h")) l->fail("\"switch_level\" only with \"switch_mtbf_h\"");
@@ -103,8 +111,8 @@ std::vector<TraceFailure> parse_failure_trace(const std::string& text, const std
     f.node = t.integer_in(row, node_c, 0, nodes - 1);
     f.duration_s = t.positive(row, dur_c);
     if (!out.empty() && f.time_s < out.back().time_s) {
-      t.fail(row, "time_s " + std::to_string(f.time_s) + " is earlier than the row before (" +
-                      std::to_string(out.back().time_s) + "): rows must be sorted by time");
+      t.fail(row, "time_s " + number_text(f.time_s) + " is earlier than the row before (" +
+                      number_text(out.back().time_s) + "): rows must be sorted by time");
     }
     out.push_back(f);
   }
