@@ -12,7 +12,7 @@ namespace {
 
 constexpr double kHour = 3600.0;
 
-std::string shown(const Aggregate& a, const char* fmt) {
+std::string failure_shown(const Aggregate& a, const char* fmt) {
   if (a.n == 0) return "-";
   return formatted(fmt, a.mean) + (a.n > 1 ? " +- " + formatted(fmt, a.ci95) : "");
 }
@@ -59,7 +59,7 @@ std::string render_failure_report(const ExperimentConfig& c, const ExperimentRes
     for (int s = 0; s < static_cast<int>(c.strategies.size()); ++s) {
       o << "| " << c.levels[l].name << " | " << c.strategies[s].label << " |";
       for (std::size_t m = 0; m < failure_metric_names().size(); ++m)
-        o << ' ' << shown(failure_aggregate(c, r, l, s, failure_metric_names()[m]), fmts[m]) << " |";
+        o << ' ' << failure_shown(failure_aggregate(c, r, l, s, failure_metric_names()[m]), fmts[m]) << " |";
       o << '\n';
     }
   o << "\nJob MTTF by size (time jobs held that many GPUs / failures that hit them, pooled over seeds)\n\n"

@@ -21,7 +21,7 @@ double hours_in_s(const JsonReader& r, double cap) {
   return h * 3600.0;
 }
 
-CheckpointPolicy parse_checkpoint(const JsonReader& r) {
+CheckpointPolicy parse_checkpoint_policy(const JsonReader& r) {
   r.expect_object({"interval_s", "interval", "cost_s"});
   CheckpointPolicy p;
   p.enabled = true;
@@ -87,7 +87,7 @@ FailureOptions parse_failures(const JsonReader& r, int nodes, int switch_levels)
     r.fail("no source of failures: give \"node_mtbf_h\", \"switch_mtbf_h\" or \"trace\"");
   }
   if (auto c = r.maybe("checkpoint")) {
-    o.checkpoint = parse_checkpoint(*c);
+    o.checkpoint = parse_checkpoint_policy(*c);
     if (o.checkpoint.young_daly && o.node_mtbf_s == 0.0) {
       c->at("interval").fail("young_daly needs \"node_mtbf_h\" (the interval comes from the node failure rate)");
     }
