@@ -280,6 +280,7 @@ class Engine final : public Probe, public JobViews {
       advance(id);
       r.work_done = book_.fail(id, now_, r.work_done, r.gpus);
       change(id, 0, cluster_.pool_of(id));
+      if (cfg_.record_events) result_.events.back().kind = AllocKind::kFail;
     }
     rerate(cluster_.settle(now_));
     push_health();

@@ -85,9 +85,11 @@ struct JobResult {
   JobFailureStats failure;  // all 0 without cluster.failures
 };
 
-enum class AllocKind { kStart, kResize, kPreempt, kResume, kFinish, kMigrate };
+// kFail: a node under the job failed (cluster.failures): to 0 GPUs, as a preemption.
+enum class AllocKind { kStart, kResize, kPreempt, kResume, kFinish, kMigrate, kFail };
 inline std::string to_string(AllocKind kind) {
-  static const char* const kNames[] = {"start", "resize", "preempt", "resume", "finish", "migrate"};  // enum order
+  static const char* const kNames[] = {"start",  "resize",  "preempt", "resume",
+                                       "finish", "migrate", "fail"};  // enum order
   const auto k = static_cast<std::size_t>(kind);
   return k < std::size(kNames) ? kNames[k] : "start";
 }

@@ -4,6 +4,7 @@
 // invariants (GPUs never over-used, work + lost work never drops), determinism and failures-off results.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -320,6 +321,9 @@ TEST_CASE("failures::Engine: every strategy keeps the invariants on a failing cl
         CHECK(faileng_integrated(r.events, j.id, 10.0, factor) == Approx(j.work + j.failure.lost_work).epsilon(1e-9));
       }
       CHECK(failures > 0);
+      const auto fails = std::count_if(r.events.begin(), r.events.end(),
+                                       [](const AllocationEvent& e) { return e.kind == AllocKind::kFail; });
+      CHECK(fails == failures);  // each failure is logged as `fail`, to 0 GPUs
     }
   }
 }
