@@ -275,6 +275,7 @@ class Engine final : public Probe, public JobViews {
 
   // Nodes failed or came back (cluster.failures): jobs on a failed node go back to their last checkpoint and wait.
   bool health() {
+    if (finished_ == static_cast<int>(rt_.size())) return false;  // after the last job: the clocks stay at its end
     for (int id : cluster_.health_step(now_)) {
       Runtime& r = rt_[static_cast<std::size_t>(id)];
       advance(id);
