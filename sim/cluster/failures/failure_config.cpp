@@ -95,6 +95,30 @@ FailureOptions parse_failures(const JsonReader& r, int nodes, int switch_levels)
   return o;
 }
 
+std::string describe_failures(const FailureOptions& o) {
+  std::string out;
+  const auto add = [&out](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+  if (o.node_mtbf_s > 0.0) {
+    add("nodes fail every " + number_text(o.node_mtbf_s / 3600.0) + " h on average (" +
+        (o.weibull ? "Weibull, shape " + number_text(o.shape) : std::string("exponential")) + ")");
+  }
+  if (o.switch_mtbf_s > 0.0) {
+    add("switches of level " + std::to_string(o.switch_level) + " every " + number_text(o.switch_mtbf_s / 3600.0) +
+        " h");
+  }
+  if (!o.trace_file.empty()) add(std::to_string(o.trace.size()) + " failures from " + o.trace_file);
+  add("repairs take " + number_text(o.repair_s / 3600.0) + " h");
+  if (!o.checkpoint.enabled) {
+    add("no checkpoints");
+  } else {
+    add(std::string("checkpoints ") +
+        (o.checkpoint.young_daly ? "at Young/Daly's interval"
+                                 : "every " + number_text(o.checkpoint.interval_s) + " s") +
+        " costing " + number_text(o.checkpoint.cost_s) + " s");
+  }
+  return out + "; docs/failures.md";
+}
+
 std::vector<TraceFailure> parse_failure_trace(const std::string& text, const std::string& origin, int nodes) {
   const CsvTable t = parse_csv(text, origin);
   const int time_c = t.require_column("time_s");

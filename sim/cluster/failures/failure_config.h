@@ -50,6 +50,9 @@ struct FailureOptions {
 // `switch_levels`: the topology's bandwidth levels (0 = no topology: switch_mtbf_h is refused).
 FailureOptions parse_failures(const JsonReader& r, int nodes, int switch_levels);
 
+// One line for `ringsched validate`: the failure sources, the repair time and the checkpoint policy.
+std::string describe_failures(const FailureOptions& o);
+
 // Reads a failure trace: header `time_s,node,duration_s`, then one row per failure, times non-decreasing, nodes in
 // [0, nodes), durations > 0. InputError "file:line: ..." otherwise.
 std::vector<TraceFailure> read_failure_trace(const std::string& path, int nodes);

@@ -142,3 +142,13 @@ TEST_CASE("failures::FailureConfig: a trace file resolves and is read, a missing
   std::remove(path.c_str());
   CHECK_THAT(failcfg_error({{"trace", "no_such_failure_trace.csv"}}), Catch::Contains("no_such_failure_trace.csv"));
 }
+
+TEST_CASE("failures::FailureConfig: validate's line names every source, the repair and the checkpoints", "[failures]") {
+  const std::string d = fail::describe_failures(failcfg_parse(
+      {{"node_mtbf_h", 1011.2}, {"repair_h", 4}, {"checkpoint", {{"interval", "young_daly"}, {"cost_s", 60}}}}));
+  CHECK(d ==
+        "nodes fail every 1011.2 h on average (exponential), repairs take 4 h, checkpoints at Young/Daly's "
+        "interval costing 60 s; docs/failures.md");
+  CHECK_THAT(fail::describe_failures(failcfg_parse({{"switch_mtbf_h", 50}}, 1)),
+             Catch::Contains("switches of level 0 every 50 h") && Catch::Contains("no checkpoints"));
+}
