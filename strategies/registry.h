@@ -24,6 +24,9 @@ struct StrategyInfo {
   bool gpu_types = false;
   // Runs only there (Gavel's policies): configs without cluster.pools refuse it, and `--strategies all` leaves it out.
   bool needs_gpu_types = false;
+  // Plans every node's GPUs itself (Assignment::nodes): configs with cluster.failures refuse it (it would plan on
+  // failed nodes; docs/failures.md).
+  bool places_nodes = false;
   // Without gpu_types: why it cannot choose types (configs with cluster.pools refuse it with this reason).
   std::string no_gpu_types_reason;
   // Builds a fresh instance (one per replicate). `params` is an object holding only keys from `params`.

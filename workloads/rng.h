@@ -20,6 +20,7 @@ enum class Stream : std::uint64_t {
   kLoss = 6,
   kAgentSteps = 7,  // the steps a job's agent measures of its own runs (`agent` beliefs)
   kGavelJobs = 8,   // Gavel's job generator: scale factor, duration, job type (workloads/gavel_jobs.h)
+  kFailures = 9,    // node and switch failures and repairs (cluster.failures; sim/cluster/failures/)
 };
 
 std::uint64_t splitmix64(std::uint64_t x);

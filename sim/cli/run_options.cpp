@@ -10,6 +10,7 @@
 #include "sim/cli/flags.h"
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
+#include "sim/experiments/failure_report.h"
 #include "sim/experiments/network_report.h"
 #include "sim/experiments/placement_report.h"
 #include "sim/experiments/progress.h"
@@ -159,12 +160,12 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
   if (table != nullptr) {
     *table = main;
     const bool reports = !render_belief_report(cfg, res, f).empty() || !render_placement_report(cfg, res, f).empty() ||
-                         !render_network_report(cfg, res, f).empty();
+                         !render_network_report(cfg, res, f).empty() || !render_failure_report(cfg, res, f).empty();
     if (reports && o.out.empty() && !o.quiet) {
       std::fprintf(stderr,
                    "ringsched: %snote: the prediction-error, clamping and placement reports are not printed with "
                    "--format %s (one document); --out DIR writes them (table.md, prediction_errors.csv, "
-                   "placement.csv, network.csv)\n",
+                   "placement.csv, network.csv, failures.csv)\n",
                    label.empty() ? "" : (label + ": ").c_str(), o.format.c_str());
     }
   } else {
@@ -172,6 +173,7 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
     std::cout << render_belief_report(cfg, res, f);     // empty unless prediction errors or measured tables
     std::cout << render_placement_report(cfg, res, f);  // empty unless topology/placement/gap
     std::cout << render_network_report(cfg, res, f);    // empty unless cluster.network
+    std::cout << render_failure_report(cfg, res, f);    // empty unless cluster.failures
     if (res.stats) std::cout << render_stats(*res.stats, f);
     std::cout << std::flush;
   }
@@ -181,6 +183,7 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
     write_outputs(*staged, cfg, res, /*rows_streamed=*/true, unit);
     write_placement_outputs(*staged, cfg, res);
     write_network_outputs(*staged, cfg, res);
+    write_failure_outputs(*staged, cfg, res);
     if (own) own->commit();  // a shared set is committed by its owner, with its other blocks
   }
   if (!o.quiet) {

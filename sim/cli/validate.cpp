@@ -64,6 +64,7 @@ int run_validate(const std::string& path) {
         n->contention ? "on" : "off", n->activity.c_str(), n->allreduce.c_str(), n->bytes_per_param, n->overlap,
         n->priority.c_str());
   }
+  if (cfg.cluster.failures) std::printf("  failures: %s\n", fail::describe_failures(*cfg.cluster.failures).c_str());
   std::printf("  restart: %g s + %g s per GPU%s\n", cfg.restart.cost_s, cfg.restart.cost_per_gpu_s,
               cfg.restart.on_first_start ? ", the first start included" : " (the first start is free)");
   for (const auto& s : cfg.strategies) {

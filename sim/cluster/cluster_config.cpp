@@ -144,9 +144,10 @@ void parse_pools(const JsonReader& r, ClusterConfig& c) {
 }  // namespace
 
 ClusterConfig parse_cluster(const JsonReader& r) {
-  r.expect_object({"nodes", "gpus_per_node", "topology", "placement", "pools", "network"});
+  r.expect_object({"nodes", "gpus_per_node", "topology", "placement", "pools", "network", "failures"});
   ClusterConfig c;
   if (r.has("pools")) {
+    if (r.has("failures")) r.at("failures").fail("failures are not supported with \"pools\" yet (docs/failures.md)");
     parse_pools(r, c);
     return c;
   }
@@ -162,6 +163,14 @@ ClusterConfig parse_cluster(const JsonReader& r) {
     c.defragment = pc.defragment;
   }
   parse_network_key(r, c, c.topology != nullptr);
+  if (auto f = r.maybe("failures")) {
+    if (!c.topology && c.placement.empty()) {
+      f->fail(
+          "failures hit jobs through the nodes they occupy: give cluster.placement (e.g. \"packed\") or "
+          "cluster.topology");
+    }
+    c.failures = fail::parse_failures(*f, c.nodes, c.topology ? static_cast<int>(c.topology->levels().size()) : 0);
+  }
   return c;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/cluster/failures/failure_config.h"
 #include "sim/cluster/network/network_config.h"
 #include "sim/cluster/topology.h"
 #include "workloads/io/json_reader.h"
@@ -40,6 +41,10 @@ struct ClusterConfig {
   // contention off = the same results plus the network's outputs (every slowdown 1). Needs a topology.
   std::optional<net::NetworkOptions> network;
   [[nodiscard]] bool contention() const { return network && network->contention; }
+  // cluster.failures (docs/failures.md): nodes fail and are repaired; jobs on a failed node lose the work since their
+  // last checkpoint and wait. Absent = nodes never fail (no failure outputs). Needs a placement policy or a topology
+  // (failures hit jobs through the nodes they occupy); not with pools.
+  std::optional<fail::FailureOptions> failures;
 
   [[nodiscard]] bool typed() const { return !pools.empty(); }
   [[nodiscard]] int total_gpus() const;
@@ -57,7 +62,8 @@ struct ClusterConfig {
 // nodes}, distinct non-empty types) with an optional placement (each pool places on its own nodes) and an optional
 // cluster-wide topology of a generated form (two_level, fat_tree) that each pool without its own takes over its own
 // nodes (an explicit graph is refused with pools); an optional network (cluster.network, needs a topology: every
-// pool's with pools). Errors are InputError naming the file and JSON path.
+// pool's with pools); optional failures (cluster.failures, untyped clusters with a placement or topology). Errors are
+// InputError naming the file and JSON path.
 ClusterConfig parse_cluster(const JsonReader& r);
 
 }  // namespace ringsched

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "models/goodput_step_time.h"
@@ -10,7 +11,7 @@
 namespace ringsched {
 
 ClusterRuntime::ClusterRuntime(const ClusterConfig& c, const std::vector<JobClass>& classes,
-                               const std::vector<JobTruth>& jobs)
+                               const std::vector<JobTruth>& jobs, std::uint64_t seed)
     : typed_(c.typed()), job_pool_(jobs.size(), 0), classes_(&classes), jobs_(&jobs), contention_(c.contention()) {
   if (typed_ && c.topology) {
     throw std::logic_error("cluster runtime: a cluster-wide topology with GPU pools (each pool has its own)");
@@ -46,6 +47,11 @@ ClusterRuntime::ClusterRuntime(const ClusterConfig& c, const std::vector<JobClas
     bytes_per_param_ = c.network->bytes_per_param;
     contention_of_.resize(jobs.size());
   }
+  if (c.failures) {
+    if (!placed_ || typed_) throw std::logic_error("cluster runtime: failures need one placed pool");
+    failures_ = std::make_unique<fail::FailureProcess>(*c.failures, nodes_, pools_.front().topology.get(), seed);
+    held_since_.assign(jobs.size(), 0.0);
+  }
   speed_.reserve(classes.size() * pools_.size());
   for (const JobClass& cls : classes)
     for (const Pool& p : pools_)
@@ -64,6 +70,7 @@ void ClusterRuntime::hold(int id, int from, int to, int pool) {
   pools_[static_cast<std::size_t>(mine)].in_use -= from;
   if (to > 0) mine = pool;
   pools_[static_cast<std::size_t>(mine)].in_use += to;
+  if (failures_) expose(id, from, to);
 }
 
 double ClusterRuntime::true_rate(int id, const JobClass& cls, int class_index, int gpus, double speed_factor) const {
@@ -97,6 +104,7 @@ Placer& ClusterRuntime::placer_of(int id) const {
 }
 
 void ClusterRuntime::clock(double now) {
+  now_ = now;
   for (Pool& p : pools_) {
     if (p.placer) p.placer->clock(now);
     if (p.network) p.network->clock(now);
@@ -140,11 +148,20 @@ void ClusterRuntime::place_moved(std::vector<std::size_t>& to_place, std::span<c
     return *pools_[static_cast<std::size_t>(d.jobs[k].pool)].placer;
   };
   if (!d.jobs.empty() && !d.jobs.front().nodes.empty()) {
+    // With failures a strategy may name a failed node: such a job is placed by the policy, after the others.
+    std::vector<std::size_t> unfit;
     for (std::size_t k : to_place) {
       const Pool& p = pools_[static_cast<std::size_t>(d.jobs[k].pool)];
       const auto first = d.jobs[k].nodes.begin() + p.first_node;
-      pool_placer(k).place_on(ids[k], std::vector<int>(first, first + p.nodes));
+      const std::vector<int> per_node(first, first + p.nodes);
+      bool fits = true;
+      for (std::size_t n = 0; failures_ && n < per_node.size(); ++n)
+        fits = fits && per_node[n] <= pool_placer(k).state().free_on(static_cast<int>(n));
+      if (fits) pool_placer(k).place_on(ids[k], per_node);
+      if (!fits) unfit.push_back(k);
     }
+    for (std::size_t k : unfit)
+      pool_placer(k).place(ids[k], d.jobs[k].gpus);
     return;
   }
   if (!d.place_order.empty()) {
@@ -160,6 +177,53 @@ void ClusterRuntime::place_moved(std::vector<std::size_t>& to_place, std::span<c
   }
   for (std::size_t k : to_place)
     pool_placer(k).place(ids[k], d.jobs[k].gpus);
+}
+
+double ClusterRuntime::next_health_change() const {
+  return failures_ ? failures_->next_time() : std::numeric_limits<double>::infinity();
+}
+
+std::vector<int> ClusterRuntime::health_step(double now) {
+  clock(now);
+  const fail::HealthChange ch = failures_->step(now);
+  Placer& placer = *pools_.front().placer;
+  const Topology& t = placer.topology();
+  std::vector<int> evicted;
+  for (int node : ch.down) {
+    for (int g = t.first_gpu(node); g < t.first_gpu(node) + t.gpus_on(node); ++g) {
+      if (placer.state().owner(g) >= 0) evicted.push_back(placer.state().owner(g));
+    }
+  }
+  std::sort(evicted.begin(), evicted.end());
+  evicted.erase(std::unique(evicted.begin(), evicted.end()), evicted.end());
+  for (int id : evicted) {
+    ++by_size_[static_cast<int>(placer.gpus_of(id).size())].failures;
+    release(id);
+  }
+  for (int node : ch.down) {
+    placer.set_node_down(node, true);
+    down_gpus_ += t.gpus_on(node);
+  }
+  for (int node : ch.up) {
+    placer.set_node_down(node, false);
+    down_gpus_ -= t.gpus_on(node);
+  }
+  return evicted;
+}
+
+void ClusterRuntime::expose(int id, int from, int to) {
+  double& since = held_since_[static_cast<std::size_t>(id)];
+  if (from > 0) by_size_[from].exposure_s += now_ - since;
+  if (to > 0) since = now_;
+}
+
+std::vector<FailureSize> ClusterRuntime::failure_sizes() const {
+  std::vector<FailureSize> out;
+  for (const auto& [gpus, s] : by_size_) {
+    out.push_back(s);
+    out.back().gpus = gpus;
+  }
+  return out;
 }
 
 PlacementTotals ClusterRuntime::placement_totals() const {

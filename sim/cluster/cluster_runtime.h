@@ -4,9 +4,13 @@
 // the runtime is built, to an index into each class's speed table. The engine keeps time, events and decisions and
 // asks the runtime everything about the cluster; it never branches on cluster features (pools, placement,
 // topology). With cluster.network it also holds the links jobs share (one net::NetworkState per pool, over the pool's
-// topology) and divides each job's speed by its contention slowdown. Next: node health lives here too.
+// topology) and divides each job's speed by its contention slowdown. With cluster.failures it keeps node health: the
+// failure timeline (sim/cluster/failures/), failed nodes' GPUs out of the placer's reach until repaired, and each
+// job's exposure (time holding GPUs) and failures by its size.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -14,6 +18,7 @@
 #include <vector>
 
 #include "sim/cluster/cluster_config.h"
+#include "sim/cluster/failures/failure_process.h"
 #include "sim/cluster/network/network_state.h"
 #include "sim/cluster/placement.h"
 #include "strategies/strategy.h"
@@ -30,11 +35,20 @@ struct ContentionTotals {
   std::vector<std::pair<std::string, double>> links;
 };
 
+// Failures by job size (cluster.failures): the time jobs of `gpus` GPUs held them and the failures that hit them.
+struct FailureSize {
+  int gpus = 0;
+  double exposure_s = 0.0;
+  int failures = 0;
+};
+
 class ClusterRuntime final : public ClusterView {
  public:
   // `classes`: the catalog's classes (speed tables are resolved per class and pool); `jobs`: the jobs (ids 0..n-1),
   // whose class and speed factor the network's traffic model reads. Both must outlive the runtime.
-  ClusterRuntime(const ClusterConfig& config, const std::vector<JobClass>& classes, const std::vector<JobTruth>& jobs);
+  // `seed`: the failure stream's (cluster.failures).
+  ClusterRuntime(const ClusterConfig& config, const std::vector<JobClass>& classes, const std::vector<JobTruth>& jobs,
+                 std::uint64_t seed = 1);
 
   // The pools as strategies see them (Snapshot::pools, with the GPUs held now); empty on the untyped cluster.
   [[nodiscard]] std::span<const PoolInfo> strategy_pools();
@@ -90,6 +104,18 @@ class ClusterRuntime final : public ClusterView {
   // time-averaged utilisation per level (names "nic", "level2", ...; with several pools "<gpu type>/<level>").
   [[nodiscard]] ContentionTotals contention_totals() const;
 
+  // Node failures (cluster.failures; without it nothing fails and next_health_change() is infinity).
+  [[nodiscard]] bool fails() const { return failures_ != nullptr; }
+  [[nodiscard]] double next_health_change() const;
+  // Applies the failures and repairs due at `now` (clocking the cluster to it): releases the jobs holding GPUs on nodes
+  // that fail and returns their ids, ascending (the engine makes them wait; their failure is counted); a failed node's
+  // GPUs are out of the placer's reach until it is back.
+  std::vector<int> health_step(double now);
+  // GPUs strategies may use now: total_gpus() less those of failed nodes.
+  [[nodiscard]] int usable_gpus() const { return total_gpus_ - down_gpus_; }
+  // Exposure and failures by the GPUs held, ascending (empty without failures).
+  [[nodiscard]] std::vector<FailureSize> failure_sizes() const;
+
   // ClusterView: nodes in pool order (pool after pool).
   [[nodiscard]] int nodes() const override { return nodes_; }
   [[nodiscard]] std::vector<int> node_gpus(int job_id) const override;
@@ -138,6 +164,13 @@ class ClusterRuntime final : public ClusterView {
   double bytes_per_param_ = 4.0;
   std::vector<JobContention> contention_of_;  // by job id (contention on only)
   std::vector<int> touched_;                  // placements changed since the last settle()
+  // cluster.failures only:
+  std::unique_ptr<fail::FailureProcess> failures_;
+  int down_gpus_ = 0;
+  double now_ = 0.0;                    // the last clock()
+  std::vector<double> held_since_;      // by job: when it last went from no GPUs to some
+  std::map<int, FailureSize> by_size_;  // by GPUs held
+  void expose(int id, int from, int to);
 };
 
 }  // namespace ringsched

@@ -23,7 +23,7 @@ void ClusterState::take_free(int node, int k, std::vector<int>& out) const {
   const int first = topo_->first_gpu(node);
   const int last = first + topo_->gpus_on(node);
   for (int g = first; g < last && k > 0; ++g) {
-    if (owner_[static_cast<std::size_t>(g)] < 0) {
+    if (owner_[static_cast<std::size_t>(g)] == kFree) {
       out.push_back(g);
       --k;
     }
@@ -33,7 +33,7 @@ void ClusterState::take_free(int node, int k, std::vector<int>& out) const {
 
 void ClusterState::assign(int gpu, int job) {
   int& o = owner_[static_cast<std::size_t>(gpu)];
-  if (o >= 0) throw std::logic_error("placement: GPU " + std::to_string(gpu) + " is already taken");
+  if (o != kFree) throw std::logic_error("placement: GPU " + std::to_string(gpu) + " is already taken");
   o = job;
   --free_[static_cast<std::size_t>(topo_->node_of(gpu))];
   --total_free_;
@@ -45,6 +45,18 @@ void ClusterState::release(int gpu) {
   o = -1;
   ++free_[static_cast<std::size_t>(topo_->node_of(gpu))];
   ++total_free_;
+}
+
+void ClusterState::set_down(int node, bool down) {
+  const int first = topo_->first_gpu(node);
+  const int n = topo_->gpus_on(node);
+  for (int g = first; g < first + n; ++g) {
+    int& o = owner_[static_cast<std::size_t>(g)];
+    if (o != (down ? kFree : kDown)) throw std::logic_error("placement: node " + std::to_string(node) + " is busy");
+    o = down ? kDown : kFree;
+  }
+  free_[static_cast<std::size_t>(node)] = down ? 0 : n;
+  total_free_ += down ? -n : n;
 }
 
 int ClusterState::fragmented_free() const {

@@ -13,20 +13,24 @@
 
 namespace ringsched {
 
-// GPU ownership: -1 = free, else the job id.
+// GPU ownership: -1 = free, -2 = on a failed node (cluster.failures), else the job id.
 class ClusterState {
  public:
+  static constexpr int kFree = -1;
+  static constexpr int kDown = -2;
   explicit ClusterState(std::shared_ptr<const Topology> topo);
   [[nodiscard]] const Topology& topology() const { return *topo_; }
   [[nodiscard]] int free_on(int node) const { return free_[static_cast<std::size_t>(node)]; }
   [[nodiscard]] int total_free() const { return total_free_; }
-  [[nodiscard]] bool is_free(int gpu) const { return owner_[static_cast<std::size_t>(gpu)] < 0; }
-  // The job holding `gpu`, -1 when free.
+  [[nodiscard]] bool is_free(int gpu) const { return owner_[static_cast<std::size_t>(gpu)] == kFree; }
+  // The job holding `gpu`, -1 when free (-2 when its node is down).
   [[nodiscard]] int owner(int gpu) const { return owner_[static_cast<std::size_t>(gpu)]; }
   // The `k` lowest-numbered free GPUs of `node`, appended to `out`.
   void take_free(int node, int k, std::vector<int>& out) const;
   void assign(int gpu, int job);
   void release(int gpu);
+  // A failed node's GPUs are neither free nor a job's until it is back; it must hold no job when it goes down.
+  void set_down(int node, bool down);
   // Free GPUs on nodes that are partially occupied: a job that wants whole nodes cannot use them without
   // spanning an extra node (the fragmentation metric).
   [[nodiscard]] int fragmented_free() const;
@@ -98,6 +102,8 @@ class Placer {
   // GPUs per node of the job's placement, in the order the nodes were taken (placement by policy) or by node index
   // (place_on); empty when it holds none.
   [[nodiscard]] const std::vector<int>& placement_of(int job) const;
+  // A node fails (its GPUs stop being free; it must hold no job) or is back (cluster.failures).
+  void set_node_down(int node, bool down) { state_.set_down(node, down); }
   // GPUs the job holds on each node (size: the cluster's nodes).
   [[nodiscard]] std::vector<int> node_counts(int job) const;
   // With defragmentation on: re-places a job (same count) if the policy finds a strictly better placement now;

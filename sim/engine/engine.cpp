@@ -16,6 +16,7 @@
 #include "sim/cluster/cluster_runtime.h"
 #include "sim/engine/belief_scoring.h"
 #include "sim/engine/decision_check.h"
+#include "sim/engine/engine_helpers.h"
 #include "sim/engine/event_queue.h"
 #include "sim/engine/goodput_job.h"
 #include "sim/engine/job_runtime.h"
@@ -40,7 +41,8 @@ class Engine final : public Probe, public JobViews {
         cfg_(c),
         checker_(chk),
         measure_rng_(make_rng(c.seed, Stream::kMeasurement)),
-        cluster_(c.cluster, w.catalog->classes, w.jobs),
+        cluster_(c.cluster, w.catalog->classes, w.jobs, c.seed),
+        book_(c.cluster.failures, w.jobs.size()),
         scorer_(c.score_beliefs ? w.jobs.size() : 0, c.cluster.gpus_per_node),
         guard_(c.progress, c.stop, s.name()) {
     const std::size_t n = w.jobs.size();
@@ -54,6 +56,7 @@ class Engine final : public Probe, public JobViews {
     for (std::size_t i = 0; i < n; ++i)
       init_job(static_cast<int>(i), b, ctx);
     if (c.scheduler.interval_s > 0.0 && n > 0) push({rounds_.next(), EvKind::kTick, -1, 0, 0});
+    if (n > 0) push_health();
     if (n > 0) result_.first_arrival = w.jobs.front().arrival;
     if (cluster_.typed()) result_.pool_gpu_seconds.assign(cluster_.pool_count(), 0.0);
     // Typed clusters take dense decisions (each assignment names its pool), so incremental strategies decide densely
@@ -94,6 +97,7 @@ class Engine final : public Probe, public JobViews {
     guard_.finish(result_.events_processed, finished_);
     if (cluster_.placed()) result_.add_placement(cluster_.placement_totals());
     if (cluster_.contention()) result_.add_contention(cluster_.contention_totals());
+    if (book_.on()) result_.add_failures(book_.stats(), cluster_.failure_sizes());
     return std::move(result_);
   }
 
@@ -152,8 +156,8 @@ class Engine final : public Probe, public JobViews {
   double true_rate(int id) const {
     const auto i = static_cast<std::size_t>(id);
     const double sf = wl_.jobs[i].speed_factor;
-    if (rt_[i].gp) return rt_[i].gp->rate() * sf / cluster_.slowdown(id);
-    return cluster_.true_rate(id, cls_of(id), wl_.jobs[i].class_index, rt_[i].gpus, sf);
+    if (rt_[i].gp) return book_.scaled(id, rt_[i].gp->rate() * sf / cluster_.slowdown(id));
+    return book_.scaled(id, cluster_.true_rate(id, cls_of(id), wl_.jobs[i].class_index, rt_[i].gpus, sf));
   }
 
   void push(Event e) {
@@ -193,12 +197,11 @@ class Engine final : public Probe, public JobViews {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
     r.state = JobState::kRunning;
     if (r.gp) r.gp->observe();
+    if (book_.on()) book_.running(id, now_, r.work_done, r.gpus, cluster_.nodes_spanned(id, r.gpus));
     r.rate = true_rate(id);
-    if (cluster_.typed() && !(r.rate > 0.0)) {
-      throw std::logic_error("strategy '" + strat_.name() + "' put job " + pub_[static_cast<std::size_t>(id)].name +
-                             " on " + std::to_string(r.gpus) + " " + cluster_.gpu_type(cluster_.pool_of(id)) +
-                             " GPUs, where its class cannot run (throughput 0)");
-    }
+    if (cluster_.typed() && !(r.rate > 0.0))
+      no_speed_on_type(strat_.name(), pub_[static_cast<std::size_t>(id)].name, r.gpus,
+                       cluster_.gpu_type(cluster_.pool_of(id)));
     schedule_completion(id);
     const Belief* belief = beliefs_[static_cast<std::size_t>(id)].get();
     if (!r.gp && belief != nullptr && belief->wants_step_observations()) {
@@ -250,6 +253,8 @@ class Engine final : public Probe, public JobViews {
       case EvKind::kTick:
         tick();
         return true;
+      case EvKind::kHealth:
+        return health();
       case EvKind::kRestartEnd:
         if (e.version != r.version || r.done) return false;
         advance(e.job);
@@ -266,6 +271,26 @@ class Engine final : public Probe, public JobViews {
         return !round_based();
     }
     return false;
+  }
+
+  // Nodes failed or came back (cluster.failures): jobs on a failed node go back to their last checkpoint and wait.
+  bool health() {
+    if (finished_ == static_cast<int>(rt_.size())) return false;  // after the last job: the clocks stay at its end
+    for (int id : cluster_.health_step(now_)) {
+      Runtime& r = rt_[static_cast<std::size_t>(id)];
+      advance(id);
+      r.work_done = book_.fail(id, now_, r.work_done, r.gpus);
+      change(id, 0, cluster_.pool_of(id));
+      if (cfg_.record_events) result_.events.back().kind = AllocKind::kFail;
+    }
+    rerate(cluster_.settle(now_));
+    push_health();
+    return !round_based();
+  }
+
+  void push_health() {
+    const double t = cluster_.next_health_change();
+    if (t <= kSimHorizonS && finished_ < static_cast<int>(rt_.size())) push({t, EvKind::kHealth, -1, 0, 0});
   }
 
   void arrive(int id) {
@@ -291,6 +316,7 @@ class Engine final : public Probe, public JobViews {
     res.gpu_seconds = r.attained;
     result_.last_finish = std::max(result_.last_finish, now_);
     log(id, r.gpus, 0, AllocKind::kFinish);
+    book_.stop(id, now_);
     if (cluster_.placed()) {
       cluster_.clock(now_);
       cluster_.release(id);
@@ -371,14 +397,14 @@ class Engine final : public Probe, public JobViews {
     dirty_.clear();
     Snapshot s;
     s.now = now_;
-    s.total_gpus = cluster_.total_gpus();
+    s.total_gpus = cluster_.usable_gpus();
     s.gpus_per_node = cfg_.cluster.gpus_per_node;
     s.probe = this;
     s.cluster = cluster_.placed() ? &cluster_ : nullptr;
     s.pools = cluster_.strategy_pools();
     s.gpus_in_use = cluster_.gpus_in_use();
     ++result_.decisions;
-    if (cfg_.score_beliefs) score_beliefs();
+    if (cfg_.score_beliefs) score_all_beliefs(scorer_, result_.belief_score, wl_, rt_, beliefs_, pub_);
     if (incremental_) {
       s.views = this;
       s.arrived = arrived_;
@@ -400,14 +426,7 @@ class Engine final : public Probe, public JobViews {
   // An incremental decision: only the listed jobs change, in job-id order (as apply() changes them in snapshot
   // order, which is id order), after the same checks.
   void apply_changes(const Snapshot& s, const Decision& d) {
-    ChangeContext jobs;
-    jobs.active = [this](int id) {
-      return id >= 0 && static_cast<std::size_t>(id) < rt_.size() && rt_[static_cast<std::size_t>(id)].active;
-    };
-    jobs.pub = [this](int id) -> const JobPublic& { return pub_[static_cast<std::size_t>(id)]; };
-    jobs.held = [this](int id) { return rt_[static_cast<std::size_t>(id)].gpus; };
-    jobs.pool_of = [this](int id) { return cluster_.pool_of(id); };
-    check_changes(s, d, jobs, who());
+    check_changes(s, d, change_context(rt_, pub_, cluster_), who());
     std::vector<Change> ch = d.changes;
     std::sort(ch.begin(), ch.end(), [](const Change& a, const Change& b) { return a.job < b.job; });
     for (const Change& c : ch)
@@ -462,6 +481,7 @@ class Engine final : public Probe, public JobViews {
   void restart_in_place(int id, bool counted) {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
     advance(id);
+    book_.stop(id, now_);
     ++r.version;
     ++r.restarts;
     ++result_.jobs[static_cast<std::size_t>(id)].restarts;
@@ -479,6 +499,7 @@ class Engine final : public Probe, public JobViews {
     const bool moves_pool = to > 0 && from > 0 && pool != cluster_.pool_of(id);
     if (from == to && !moves_pool) return;
     advance(id);
+    book_.stop(id, now_);
     cluster_.hold(id, from, to, pool);
     JobResult& res = result_.jobs[static_cast<std::size_t>(id)];
     if (cluster_.typed()) res.gpu_type = cluster_.gpu_type(cluster_.pool_of(id));
@@ -518,6 +539,7 @@ class Engine final : public Probe, public JobViews {
   void begin_restart(int id) {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
     const double cost = cfg_.restart.cost_s + cfg_.restart.cost_per_gpu_s * static_cast<double>(r.gpus);
+    book_.restarting(id, now_, cost, r.gpus);
     if (cost > 0.0) {
       r.state = JobState::kRestarting;
       r.rate = 0.0;
@@ -528,33 +550,10 @@ class Engine final : public Probe, public JobViews {
     }
   }
 
-  // Every active job's belief against the truth, as of now (EngineConfig::score_beliefs).
-  void score_beliefs() {
-    for (std::size_t i = 0; i < rt_.size(); ++i) {
-      const Belief* b = beliefs_[i].get();
-      if (b == nullptr || !rt_[i].active) continue;
-      const JobTruth& t = wl_.jobs[i];
-      scorer_.score(result_.belief_score, t.id, *b, cls_of(t.id), t.class_index, pub_[i], t.speed_factor, rt_[i].work,
-                    rt_[i].observations);
-    }
-  }
-
   void check() {
-    EngineCheckView v;
-    v.now = now_;
-    v.total_gpus = cluster_.total_gpus();
-    v.finished = finished_;
-    for (int id : active_) {
+    for (int id : active_)
       advance(id);
-      const Runtime& r = rt_[static_cast<std::size_t>(id)];
-      v.gpus_in_use += r.gpus;
-      v.active.push_back({id, r.gpus, r.state, r.work_done, r.work});
-    }
-    for (std::size_t p = 0; cluster_.typed() && p < cluster_.pool_count(); ++p) {
-      v.pool_gpus.push_back(cluster_.pool_gpus(p));
-      v.pool_gpus_in_use.push_back(cluster_.pool_in_use(p));
-    }
-    checker_(v);
+    checker_(check_view(now_, finished_, cluster_, active_, rt_, book_));
   }
 
   [[nodiscard]] bool round_based() const { return cfg_.scheduler.interval_s > 0.0; }
@@ -565,6 +564,7 @@ class Engine final : public Probe, public JobViews {
   EngineChecker checker_;
   Rng measure_rng_;
   ClusterRuntime cluster_;  // pools, nodes, placement, GPUs held, true speed
+  FailureBook book_;        // cluster.failures: checkpoints, lost work and GPU time
   BeliefScorer scorer_;     // only with EngineConfig::score_beliefs
   RunGuard guard_;          // progress, stop requests, idle rounds
   std::vector<Runtime> rt_;

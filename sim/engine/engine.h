@@ -14,6 +14,8 @@
 #include "sim/cluster/cluster_runtime.h"
 #include "sim/cluster/placement.h"
 #include "sim/engine/belief_scoring.h"
+#include "sim/engine/check_view.h"
+#include "sim/engine/failure_book.h"
 #include "sim/engine/horizon.h"
 #include "sim/engine/public_facts.h"
 #include "strategies/strategy.h"
@@ -80,11 +82,14 @@ struct JobResult {
   // and whether it ever shared a link with another job. 1 / false without contention.
   double contention_slowdown = 1.0;
   bool shared_link = false;
+  JobFailureStats failure;  // all 0 without cluster.failures
 };
 
-enum class AllocKind { kStart, kResize, kPreempt, kResume, kFinish, kMigrate };
+// kFail: a node under the job failed (cluster.failures): to 0 GPUs, as a preemption.
+enum class AllocKind { kStart, kResize, kPreempt, kResume, kFinish, kMigrate, kFail };
 inline std::string to_string(AllocKind kind) {
-  static const char* const kNames[] = {"start", "resize", "preempt", "resume", "finish", "migrate"};  // enum order
+  static const char* const kNames[] = {"start",  "resize",  "preempt", "resume",
+                                       "finish", "migrate", "fail"};  // enum order
   const auto k = static_cast<std::size_t>(kind);
   return k < std::size(kNames) ? kNames[k] : "start";
 }
@@ -117,6 +122,16 @@ struct RunResult {
   // Link contention (cluster.network with contention on): time-averaged utilisation of each level's links.
   bool contention = false;
   std::vector<std::pair<std::string, double>> link_utilisation;
+  // Failures (cluster.failures): on, and the exposure and failures of jobs by the GPUs they held.
+  bool failures = false;
+  std::vector<FailureSize> failure_sizes;
+  // A run's failure figures (cluster.failures): each job's, by job id, and exposure by job size.
+  void add_failures(const std::vector<JobFailureStats>& per_job, std::vector<FailureSize> sizes) {
+    failures = true;
+    for (std::size_t id = 0; id < jobs.size() && id < per_job.size(); ++id)
+      jobs[id].failure = per_job[id];
+    failure_sizes = std::move(sizes);
+  }
   // A placed run's placement metrics (migrations the strategy asked for are counted already).
   void add_placement(const PlacementTotals& t) {
     placed = true;
@@ -135,25 +150,6 @@ struct RunResult {
     link_utilisation = t.links;
   }
 };
-
-// What an invariant checker sees after every batch of simultaneous events (tests use it).
-struct EngineCheckView {
-  double now = 0.0;
-  int total_gpus = 0;
-  int gpus_in_use = 0;
-  struct Job {
-    int id;
-    int gpus;
-    JobState state;
-    double work_done;
-    double work;
-  };
-  std::vector<Job> active;
-  int finished = 0;
-  std::vector<int> pool_gpus;         // typed clusters: GPUs per pool
-  std::vector<int> pool_gpus_in_use;  // and held per pool
-};
-using EngineChecker = std::function<void(const EngineCheckView&)>;
 
 // Runs one replicate. Throws std::logic_error if the strategy returns an invalid decision (wrong size, counts
 // outside a job's limits, more GPUs than exist) or leaves jobs waiting forever.

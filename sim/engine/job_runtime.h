@@ -13,8 +13,16 @@
 
 namespace ringsched::engine_detail {
 
-// At equal times: completions (and epoch ends), restart ends, arrivals, wake-ups, then scheduling ticks.
-enum class EvKind : std::uint8_t { kCompletion = 0, kRestartEnd = 1, kArrival = 2, kWakeup = 3, kTick = 4 };
+// At equal times: completions (and epoch ends), restart ends, arrivals, wake-ups, scheduling ticks, then node
+// failures and repairs (cluster.failures).
+enum class EvKind : std::uint8_t {
+  kCompletion = 0,
+  kRestartEnd = 1,
+  kArrival = 2,
+  kWakeup = 3,
+  kTick = 4,
+  kHealth = 5
+};
 
 struct Event {
   double time;

@@ -39,6 +39,7 @@ RunMetrics builtin_metrics(const RunResult& run, int total_gpus, const MeasureWi
       m.makespan_s > 0.0 ? run.allocated_gpu_seconds / (static_cast<double>(total_gpus) * m.makespan_s) : 0.0;
   m.pool_gpu_seconds = run.pool_gpu_seconds;
   m.link_utilisation = run.link_utilisation;
+  m.failure_sizes = run.failure_sizes;
   if (run.placed) {
     m.placed = true;
     m.fragmentation =

@@ -35,6 +35,8 @@ struct RunMetrics {
   std::vector<double> pool_gpu_seconds;
   // Link contention (cluster.network): each link level's time-averaged utilisation (network.csv); empty without.
   std::vector<std::pair<std::string, double>> link_utilisation;
+  // Failures (cluster.failures): exposure and failures of jobs by the GPUs they held (docs/failures.md); empty without.
+  std::vector<FailureSize> failure_sizes;
   // Values of the metrics that compute themselves (MetricInfo::compute, registered in their own file), by name.
   std::map<std::string, double> computed;
 };

@@ -461,6 +461,11 @@ void parse_strategies(const JsonReader& list, ExperimentConfig& c) {
     if (!c.cluster.typed() && find_strategy(s.name, sr.where()).needs_gpu_types) {
       sr.fail("strategy '" + s.name + "' runs only on a cluster with GPU types (cluster.pools)");
     }
+    if (c.cluster.failures && find_strategy(s.name, sr.where()).places_nodes) {
+      sr.fail("strategy '" + s.name +
+              "' plans every node's GPUs itself, failed nodes included: not supported with "
+              "cluster.failures yet (docs/failures.md)");
+    }
     if (c.cluster.typed() && !find_strategy(s.name, sr.where()).gpu_types) {
       std::vector<std::string> typed;
       for (const auto& info : strategy_infos())

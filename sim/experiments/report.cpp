@@ -10,6 +10,7 @@
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
 #include "sim/experiments/builtin_configs.h"
+#include "sim/experiments/failure_summary.h"
 #include "traces/trace_format.h"
 #include "workloads/io/number_text.h"
 
@@ -477,6 +478,7 @@ nlohmann::json summary_json(const ExperimentConfig& c, const ExperimentResult& r
     j["table_clamped"] = r.table_clamped();
   }
   add_belief_checks_json(j, c, r);
+  if (c.cluster.failures) j["failures"] = failures_json(c, r);
   return j;
 }
 
@@ -592,12 +594,14 @@ std::string block_heading(const ExperimentConfig& c) {
 // On a typed cluster (cluster.pools) both files have a gpu_type column; jobs.csv ends with `measured` (1 when the
 // job is in the measurement window, workload.measure, whose jobs the JCT metrics are taken over; else 0). With
 // cluster.network, jobs.csv has contention_slowdown before it (the job's time-averaged iteration time shared / alone
-// over the time it held GPUs; 1 when it never shared a link or contention is off).
+// over the time it held GPUs; 1 when it never shared a link or contention is off). With cluster.failures, `failures`
+// (node failures that hit the job) comes before `measured`.
 std::string jobs_csv_header(const ExperimentConfig& c) {
   return std::string(
              "level,strategy,seed,job_id,name,class,arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,"
              "gpu_seconds,max_gpus,work_samples") +
-         (c.cluster.typed() ? ",gpu_type" : "") + (c.cluster.network ? ",contention_slowdown" : "") + ",measured\n";
+         (c.cluster.typed() ? ",gpu_type" : "") + (c.cluster.network ? ",contention_slowdown" : "") +
+         (c.cluster.failures ? ",failures" : "") + ",measured\n";
 }
 
 std::string events_csv_header(const ExperimentConfig& c) {
@@ -617,6 +621,7 @@ std::string job_rows(const ExperimentConfig& c, const CellRun& run) {
         << ',' << j.max_gpus << ',' << number_text(j.work);
     if (c.cluster.typed()) out << ',' << csv_field(j.gpu_type);
     if (c.cluster.network) out << ',' << number_text(j.contention_slowdown);
+    if (c.cluster.failures) out << ',' << j.failure.failures;
     out << ',' << (c.workload.measure.contains(j.id) ? '1' : '0') << '\n';
   }
   return out.str();
@@ -675,8 +680,8 @@ void write_outputs(StagedOutput& out, const ExperimentConfig& c, const Experimen
 
 const std::vector<std::string>& output_file_names() {
   static const std::vector<std::string> names = {
-      "summary.json",          "jobs.csv",   "events.csv", "table.md", "table.csv", "placement.csv",
-      "prediction_errors.csv", "network.csv"};
+      "summary.json",          "jobs.csv",    "events.csv",  "table.md", "table.csv", "placement.csv",
+      "prediction_errors.csv", "network.csv", "failures.csv"};
   return names;
 }
 

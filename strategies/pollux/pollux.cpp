@@ -305,6 +305,7 @@ StrategyInfo pollux_strategy_info() {
       "plan with their agent's fit on each type. docs/fidelity.md";
   info.default_beliefs = "agent";
   info.gpu_types = true;
+  info.places_nodes = true;
   info.params = {"class_max_gpus", "restart_penalty_s", "round_s"};
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
     std::map<std::string, int> caps = class_max_gpus_param(p);
