@@ -188,16 +188,25 @@ std::vector<int> ClusterRuntime::health_step(double now) {
   const fail::HealthChange ch = failures_->step(now);
   Placer& placer = *pools_.front().placer;
   const Topology& t = placer.topology();
-  std::vector<int> evicted;
-  for (int node : ch.down) {
+  std::vector<std::pair<int, bool>> hit;  // (job, whether this node's notice sufficed)
+  for (std::size_t k = 0; k < ch.down.size(); ++k) {
+    const int node = ch.down[k];
+    const bool ok = failures_->notice_suffices(ch.notice[k]);
     for (int g = t.first_gpu(node); g < t.first_gpu(node) + t.gpus_on(node); ++g) {
-      if (placer.state().owner(g) >= 0) evicted.push_back(placer.state().owner(g));
+      if (placer.state().owner(g) >= 0) hit.emplace_back(placer.state().owner(g), ok);
     }
   }
-  std::sort(evicted.begin(), evicted.end());
-  evicted.erase(std::unique(evicted.begin(), evicted.end()), evicted.end());
-  for (int id : evicted) {
-    ++by_size_[static_cast<int>(placer.gpus_of(id).size())].failures;
+  std::sort(hit.begin(), hit.end());
+  std::vector<int> evicted;
+  noticed_.clear();
+  for (std::size_t k = 0; k < hit.size();) {
+    const int id = hit[k].first;
+    bool noticed = true;
+    for (; k < hit.size() && hit[k].first == id; ++k)
+      noticed = noticed && hit[k].second;
+    evicted.push_back(id);
+    if (noticed) noticed_.push_back(id);
+    if (!noticed) ++by_size_[static_cast<int>(placer.gpus_of(id).size())].failures;
     release(id);
   }
   for (int node : ch.down) {

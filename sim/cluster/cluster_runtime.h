@@ -9,6 +9,7 @@
 // job's exposure (time holding GPUs) and failures by its size.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -110,7 +111,12 @@ class ClusterRuntime final : public ClusterView {
   // Applies the failures and repairs due at `now` (clocking the cluster to it): releases the jobs holding GPUs on nodes
   // that fail and returns their ids, ascending (the engine makes them wait; their failure is counted); a failed node's
   // GPUs are out of the placer's reach until it is back.
+  // A job every one of whose failed nodes was preempted with enough notice (failures.preemptions) is released the
+  // same way but counted as preempted, not failed: evicted_with_notice() says which, until the next step.
   std::vector<int> health_step(double now);
+  [[nodiscard]] bool evicted_with_notice(int id) const {
+    return std::binary_search(noticed_.begin(), noticed_.end(), id);
+  }
   // GPUs strategies may use now: total_gpus() less those of failed nodes.
   [[nodiscard]] int usable_gpus() const { return total_gpus_ - down_gpus_; }
   // Exposure and failures by the GPUs held, ascending (empty without failures).
@@ -167,6 +173,7 @@ class ClusterRuntime final : public ClusterView {
   // cluster.failures only:
   std::unique_ptr<fail::FailureProcess> failures_;
   int down_gpus_ = 0;
+  std::vector<int> noticed_;            // jobs the last health_step evicted with enough notice, ascending
   double now_ = 0.0;                    // the last clock()
   std::vector<double> held_since_;      // by job: when it last went from no GPUs to some
   std::map<int, FailureSize> by_size_;  // by GPUs held

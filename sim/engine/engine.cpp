@@ -279,7 +279,7 @@ class Engine final : public Probe, public JobViews {
     for (int id : cluster_.health_step(now_)) {
       Runtime& r = rt_[static_cast<std::size_t>(id)];
       advance(id);
-      r.work_done = book_.fail(id, now_, r.work_done, r.gpus);
+      r.work_done = book_.fail(id, now_, r.work_done, r.gpus, cluster_.evicted_with_notice(id));
       change(id, 0, cluster_.pool_of(id));
       if (cfg_.record_events) result_.events.back().kind = AllocKind::kFail;
     }

@@ -53,13 +53,18 @@ void FailureBook::stop(int id, double now) {
   if (j.open) close(j, now, now - j.start);
 }
 
-double FailureBook::fail(int id, double now, double work, int gpus) {
+double FailureBook::fail(int id, double now, double work, int gpus, bool noticed) {
   Job& j = jobs_[static_cast<std::size_t>(id)];
-  ++j.failures;
+  ++(noticed ? j.preemptions : j.failures);
   j.evicted = true;
   j.evicted_at = now;
   j.evicted_gpus = gpus;
   if (!j.open) return work;  // restarting: it resumes from the checkpoint it restarts from
+  if (noticed) {             // a checkpoint written within the notice: every second run is kept
+    j.checkpoint_gpu_s += (checkpoint_.enabled ? checkpoint_.cost_s : 0.0) * static_cast<double>(gpus);
+    close(j, now, now - j.start);
+    return work;
+  }
   const double s = now - j.start;
   // Whole cycles since the stretch began were checkpointed; progress is taken as even over the stretch.
   const double kept_s = std::isinf(j.cycle) ? 0.0 : std::floor(s / j.cycle) * j.cycle;
@@ -84,6 +89,7 @@ std::vector<JobFailureStats> FailureBook::stats() const {
   for (const Job& j : jobs_) {
     JobFailureStats f;
     f.failures = j.failures;
+    f.preemptions = j.preemptions;
     f.lost_work = j.lost_work;
     f.run_s = j.run_s;
     f.productive_s = j.productive_s;

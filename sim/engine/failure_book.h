@@ -17,6 +17,7 @@ namespace ringsched {
 // GPU-seconds lost to recomputed work, checkpoints, restarts after a failure and waiting while evicted.
 struct JobFailureStats {
   int failures = 0;
+  int preemptions = 0;  // evictions with enough notice (failures.preemptions): a checkpoint written, nothing lost
   double lost_work = 0.0;
   double run_s = 0.0;
   double productive_s = 0.0;
@@ -46,8 +47,9 @@ class FailureBook {
   // checkpoint, so nothing is lost.
   void stop(int id, double now);
   // A node under the job failed at `now`: returns its work done after going back to its last checkpoint (work done
-  // `work` now; `gpus` held). The job is evicted until it restarts.
-  double fail(int id, double now, double work, int gpus);
+  // `work` now; `gpus` held). The job is evicted until it restarts. `noticed`: the node was preempted with enough
+  // notice to write a checkpoint first (its cost is charged), so nothing is lost and it counts as a preemption.
+  double fail(int id, double now, double work, int gpus, bool noticed = false);
   // The job restarts at `now` on `gpus` GPUs, paying `cost_s`: after a failure, its wait and this restart are lost.
   void restarting(int id, double now, double cost_s, int gpus);
   // Cumulative work the job lost to failures (samples; the engine checker's conservation counts it).
@@ -67,6 +69,7 @@ class FailureBook {
     double evicted_at = 0.0;
     int evicted_gpus = 0;
     int failures = 0;
+    int preemptions = 0;
     double lost_work = 0.0;
     double run_s = 0.0;
     double productive_s = 0.0;

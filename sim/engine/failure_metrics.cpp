@@ -29,6 +29,17 @@ double failures_per_job(const RunResult& run, int /*total_gpus*/, const MeasureW
   return jobs == 0 ? 0.0 : static_cast<double>(failures) / static_cast<double>(jobs);
 }
 
+double preemptions_per_job(const RunResult& run, int /*total_gpus*/, const MeasureWindow& window) {
+  int preemptions = 0;
+  int jobs = 0;
+  for (const JobResult& j : run.jobs) {
+    if (!window.contains(j.id)) continue;
+    preemptions += j.failure.preemptions;
+    ++jobs;
+  }
+  return jobs == 0 ? 0.0 : static_cast<double>(preemptions) / static_cast<double>(jobs);
+}
+
 double gpu_hours_lost(const RunResult& run, int /*total_gpus*/, const MeasureWindow& /*window*/) {
   return gpu_hours(run, [](const JobFailureStats& f) { return f.recompute_gpu_s + f.restart_gpu_s + f.wait_gpu_s; });
 }
@@ -74,6 +85,11 @@ const MetricRegistrar failures_per_job_metric{
     {"failures_per_job", "count", "failures/job", 1.0, "%.2f", false, nullptr, "",
      "cluster.failures: mean number of node failures that hit a job", failures_per_job},
     300};
+const MetricRegistrar preemptions_per_job_metric{
+    {"preemptions_per_job", "count", "preemptions/job", 1.0, "%.2f", false, nullptr, "",
+     "cluster.failures.preemptions: mean number of evictions with enough notice to checkpoint (no work lost)",
+     preemptions_per_job},
+    305};
 const MetricRegistrar gpu_hours_lost_metric{
     {"gpu_hours_lost", "gpu_h", "GPU-h lost", 1.0, "%.1f", false, nullptr, "",
      "cluster.failures: GPU-hours of recomputed work, restarts after failures and waiting while evicted (the three "

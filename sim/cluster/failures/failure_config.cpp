@@ -43,21 +43,23 @@ CheckpointPolicy parse_checkpoint_policy(const JsonReader& r) {
   return p;
 }
 
-void parse_trace_key(const JsonReader& r, FailureOptions& o, int nodes) {
-  const auto t = r.at("trace");
+// failures.trace or failures.preemptions: a file relative to the config, read with or without notices.
+void parse_trace_key(const JsonReader& r, const std::string& key, std::string& file, std::vector<TraceFailure>& rows,
+                     int nodes) {
+  const auto t = r.at(key);
   try {
-    o.trace_file = resolve_input_path(t.as_string(), current_input_base_dir());
+    file = resolve_input_path(t.as_string(), current_input_base_dir());
   } catch (const InputError& e) {
     t.fail(e.what());
   }
-  o.trace = read_failure_trace(o.trace_file, nodes);
+  rows = key == "preemptions" ? read_preemption_trace(file, nodes) : read_failure_trace(file, nodes);
 }
 
 }  // namespace
 
 FailureOptions parse_failures(const JsonReader& r, int nodes, int switch_levels) {
-  r.expect_object(
-      {"node_mtbf_h", "distribution", "shape", "repair_h", "switch_mtbf_h", "switch_level", "trace", "checkpoint"});
+  r.expect_object({"node_mtbf_h", "distribution", "shape", "repair_h", "switch_mtbf_h", "switch_level", "trace",
+                   "preemptions", "checkpoint"});
   FailureOptions o;
   if (auto m = r.maybe("node_mtbf_h")) o.node_mtbf_s = hours_in_s(*m, kMaxMtbfH);
   if (auto d = r.maybe("distribution")) {
@@ -82,9 +84,10 @@ FailureOptions parse_failures(const JsonReader& r, int nodes, int switch_levels)
     if (!r.has("switch_mtbf_h")) l->fail("\"switch_level\" only with \"switch_mtbf_h\"");
     o.switch_level = static_cast<int>(l->as_integer_in(0, switch_levels - 1));
   }
-  if (r.has("trace")) parse_trace_key(r, o, nodes);
-  if (o.node_mtbf_s == 0.0 && o.switch_mtbf_s == 0.0 && o.trace_file.empty()) {
-    r.fail("no source of failures: give \"node_mtbf_h\", \"switch_mtbf_h\" or \"trace\"");
+  if (r.has("trace")) parse_trace_key(r, "trace", o.trace_file, o.trace, nodes);
+  if (r.has("preemptions")) parse_trace_key(r, "preemptions", o.preemptions_file, o.preemptions, nodes);
+  if (o.node_mtbf_s == 0.0 && o.switch_mtbf_s == 0.0 && o.trace_file.empty() && o.preemptions_file.empty()) {
+    r.fail("no source of failures: give \"node_mtbf_h\", \"switch_mtbf_h\", \"trace\" or \"preemptions\"");
   }
   if (auto c = r.maybe("checkpoint")) {
     o.checkpoint = parse_checkpoint_policy(*c);
@@ -107,6 +110,9 @@ std::string describe_failures(const FailureOptions& o) {
         " h");
   }
   if (!o.trace_file.empty()) add(std::to_string(o.trace.size()) + " failures from " + o.trace_file);
+  if (!o.preemptions_file.empty()) {
+    add(std::to_string(o.preemptions.size()) + " preemptions with notice from " + o.preemptions_file);
+  }
   add("repairs take " + number_text(o.repair_s / 3600.0) + " h");
   if (!o.checkpoint.enabled) {
     add("no checkpoints");
@@ -119,13 +125,16 @@ std::string describe_failures(const FailureOptions& o) {
   return out + "; docs/failures.md";
 }
 
-std::vector<TraceFailure> parse_failure_trace(const std::string& text, const std::string& origin, int nodes) {
+std::vector<TraceFailure> parse_failure_trace(const std::string& text, const std::string& origin, int nodes,
+                                              bool notice) {
   const CsvTable t = parse_csv(text, origin);
   const int time_c = t.require_column("time_s");
   const int node_c = t.require_column("node");
   const int dur_c = t.require_column("duration_s");
-  if (t.header.size() != 3) {
-    throw InputError(origin + ":1: a failure trace has exactly the columns time_s,node,duration_s");
+  const int notice_c = notice ? t.require_column("notice_s") : -1;
+  if (t.header.size() != (notice ? 4u : 3u)) {
+    throw InputError(origin + (notice ? ":1: a preemption trace has exactly the columns time_s,node,duration_s,notice_s"
+                                      : ":1: a failure trace has exactly the columns time_s,node,duration_s"));
   }
   std::vector<TraceFailure> out;
   out.reserve(t.rows.size());
@@ -134,6 +143,7 @@ std::vector<TraceFailure> parse_failure_trace(const std::string& text, const std
     f.time_s = t.non_negative(row, time_c);
     f.node = t.integer_in(row, node_c, 0, nodes - 1);
     f.duration_s = t.positive(row, dur_c);
+    if (notice) f.notice_s = t.non_negative(row, notice_c);
     if (!out.empty() && f.time_s < out.back().time_s) {
       t.fail(row, "time_s " + number_text(f.time_s) + " is earlier than the row before (" +
                       number_text(out.back().time_s) + "): rows must be sorted by time");
@@ -145,6 +155,10 @@ std::vector<TraceFailure> parse_failure_trace(const std::string& text, const std
 
 std::vector<TraceFailure> read_failure_trace(const std::string& path, int nodes) {
   return parse_failure_trace(read_input_file(path, "failure trace"), path, nodes);
+}
+
+std::vector<TraceFailure> read_preemption_trace(const std::string& path, int nodes) {
+  return parse_failure_trace(read_input_file(path, "preemption trace"), path, nodes, true);
 }
 
 }  // namespace ringsched::fail

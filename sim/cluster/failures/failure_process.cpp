@@ -25,8 +25,10 @@ FailureProcess::FailureProcess(const FailureOptions& options, int nodes, const T
     for (std::size_t s = 0; s < switch_nodes_.size(); ++s)
       push(exponential(options_.switch_mtbf_s), Kind::kSwitchFail, static_cast<int>(s));
   }
-  for (const TraceFailure& f : options_.trace)
-    push(f.time_s, Kind::kTraceFail, static_cast<int>(&f - options_.trace.data()));
+  rows_ = options_.trace;
+  rows_.insert(rows_.end(), options_.preemptions.begin(), options_.preemptions.end());
+  for (std::size_t i = 0; i < rows_.size(); ++i)
+    push(rows_[i].time_s, Kind::kTraceFail, static_cast<int>(i));
 }
 
 double FailureProcess::next_time() const {
@@ -48,13 +50,19 @@ double FailureProcess::node_lifetime() {
   return weibull_scale_ * std::pow(-std::log1p(-u01(rng_)), 1.0 / options_.shape);
 }
 
-void FailureProcess::hold(int node, int delta, std::vector<int>& touched) {
-  int& h = holds_[static_cast<std::size_t>(node)];
-  if (was_down_.empty()) was_down_.assign(holds_.size(), 0);
+void FailureProcess::hold(int node, int delta, std::vector<int>& touched, double notice) {
+  const auto n = static_cast<std::size_t>(node);
+  int& h = holds_[n];
+  if (was_down_.empty()) {
+    was_down_.assign(holds_.size(), 0);
+    notice_.assign(holds_.size(), 0.0);
+  }
   if (std::find(touched.begin(), touched.end(), node) == touched.end()) {
     touched.push_back(node);
-    was_down_[static_cast<std::size_t>(node)] = h > 0 ? 1 : 0;
+    was_down_[n] = h > 0 ? 1 : 0;
+    notice_[n] = std::numeric_limits<double>::infinity();
   }
+  if (delta > 0) notice_[n] = std::min(notice_[n], notice);
   h += delta;
 }
 
@@ -78,13 +86,13 @@ void FailureProcess::apply(const Item& it, std::vector<int>& touched) {
       return;
     }
     case Kind::kTraceFail: {
-      const TraceFailure& f = options_.trace[static_cast<std::size_t>(it.target)];
-      hold(f.node, 1, touched);
+      const TraceFailure& f = rows_[static_cast<std::size_t>(it.target)];
+      hold(f.node, 1, touched, f.notice_s);
       push(it.time + f.duration_s, Kind::kTraceRepair, it.target);
       return;
     }
     case Kind::kTraceRepair:
-      hold(options_.trace[static_cast<std::size_t>(it.target)].node, -1, touched);
+      hold(rows_[static_cast<std::size_t>(it.target)].node, -1, touched);
       return;
   }
 }
@@ -100,7 +108,10 @@ HealthChange FailureProcess::step(double now) {
   HealthChange out;
   for (int n : touched) {
     const bool before = was_down_[static_cast<std::size_t>(n)] != 0;
-    if (down(n) && !before) out.down.push_back(n);
+    if (down(n) && !before) {
+      out.down.push_back(n);
+      out.notice.push_back(notice_[static_cast<std::size_t>(n)]);
+    }
     if (!down(n) && before) out.up.push_back(n);
   }
   return out;

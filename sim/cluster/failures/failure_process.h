@@ -20,6 +20,9 @@ namespace ringsched::fail {
 struct HealthChange {
   std::vector<int> down;
   std::vector<int> up;
+  // Per node of `down`: the notice its jobs had (failures.preemptions), the shortest among what took it down at this
+  // instant; 0 when a failure did.
+  std::vector<double> notice;
 };
 
 class FailureProcess {
@@ -32,6 +35,8 @@ class FailureProcess {
   HealthChange step(double now);
   [[nodiscard]] bool down(int node) const { return holds_[static_cast<std::size_t>(node)] > 0; }
   [[nodiscard]] int nodes() const { return static_cast<int>(holds_.size()); }
+  // Whether a job leaving a node with this notice keeps its work (FailureOptions::notice_suffices).
+  [[nodiscard]] bool notice_suffices(double notice_s) const { return options_.notice_suffices(notice_s); }
 
  private:
   enum class Kind : std::uint8_t { kNodeFail, kNodeRepair, kSwitchFail, kSwitchRepair, kTraceFail, kTraceRepair };
@@ -45,7 +50,7 @@ class FailureProcess {
   void push(double time, Kind kind, int target);
   [[nodiscard]] double node_lifetime();
   [[nodiscard]] double exponential(double mean);
-  void hold(int node, int delta, std::vector<int>& touched);
+  void hold(int node, int delta, std::vector<int>& touched, double notice = 0.0);
   void apply(const Item& it, std::vector<int>& touched);
 
   FailureOptions options_;
@@ -54,6 +59,8 @@ class FailureProcess {
   std::vector<std::vector<int>> switch_nodes_;  // the nodes below each switch
   std::vector<int> holds_;                      // per node: how many sources hold it down
   std::vector<char> was_down_;                  // scratch: state before a step
+  std::vector<double> notice_;                  // scratch: the shortest notice of what took a node down this step
+  std::vector<TraceFailure> rows_;              // the failure trace's rows, then the preemption trace's
   std::priority_queue<Item, std::vector<Item>, std::greater<>> queue_;
   std::uint64_t seq_ = 0;
 };
