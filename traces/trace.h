@@ -1,6 +1,6 @@
 // traces/trace.h — job traces as read by a trace format (traces/trace_format.h: the Pollux workload files, generic
-// submit/duration/GPU traces, Gavel's traces), their tiling, and the settings that turn one into a Workload
-// (traces/trace_workload.h). Formats: docs/config.md.
+// submit/duration/GPU traces, Gavel's traces, Philly's job log and Acme's job CSVs with each job's outcome), their
+// tiling, and the settings that turn one into a Workload (traces/trace_workload.h). Formats: docs/config.md.
 #pragma once
 
 #include <cstddef>
