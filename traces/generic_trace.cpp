@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "traces/recorded_run.h"
 #include "workloads/io/csv.h"
 
 namespace ringsched {
@@ -81,14 +82,13 @@ double submit_seconds(const CsvTable& t, const CsvRow& row, int col, const Gener
   return t.non_negative(row, col) * unit;
 }
 
-class GenericTraceFormat final : public TraceFormat {
+class GenericTraceFormat final : public RecordedRunFormat {
  public:
   [[nodiscard]] std::string name() const override { return "generic"; }
   [[nodiscard]] std::string description() const override {
     return "submit time, duration and GPUs per row (column names, units and the class configurable)";
   }
   [[nodiscard]] std::vector<std::string> keys() const override { return {"columns", "submit_format", "class"}; }
-  [[nodiscard]] bool reads_seconds() const override { return true; }
 
   [[nodiscard]] Trace read(const std::string& path, const JsonReader& tr, const std::string& time_unit,
                            const Catalog& cat, TraceWorkloadSpec& spec) const override {
@@ -105,30 +105,8 @@ class GenericTraceFormat final : public TraceFormat {
       g.duration_column = cols->string_or("duration", g.duration_column);
       g.gpus_column = cols->string_or("gpus", g.gpus_column);
     }
-    spec.class_name = tr.string_or("class", "");
-    if (!spec.class_name.empty() && cat.find(spec.class_name) < 0) {
-      tr.at("class").fail("class '" + spec.class_name + "' is not in catalog " + cat.name +
-                          " (classes: " + join_names(cat.class_names()) + ")");
-    }
+    read_class_key(tr, cat, spec);
     return read_generic_trace(path, g, static_cast<std::size_t>(std::max(0, spec.max_jobs)));
-  }
-
-  [[nodiscard]] int row_class(const TraceJob& /*row*/, const Catalog& /*catalog*/, int default_class,
-                              const std::string& /*at*/) const override {
-    return default_class;
-  }
-
-  // The work the job did in the trace, at the size it asked for (also when it runs clamped).
-  void fill_job(const TraceJob& row, const JobClass& c, int asked, int gpus_per_node, double /*z_work*/,
-                JobTruth& job) const override {
-    const int gpn = std::max(1, gpus_per_node);
-    job.work_samples = std::max(1.0, row.duration_s) * class_throughput(c, asked, packed_nodes(asked, gpn));
-  }
-
-  // Duration x GPUs as recorded.
-  [[nodiscard]] double offered_gpu_seconds(const TraceJob& row, const JobClass& /*cls*/, int asked,
-                                           int /*gpus_per_node*/) const override {
-    return std::max(1.0, row.duration_s) * asked;
   }
 };
 

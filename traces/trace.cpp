@@ -40,6 +40,7 @@ Trace repeat_trace(const Trace& trace, int copies, double every) {
   Trace out;
   out.file = trace.file;
   out.format = trace.format;
+  out.skipped = trace.skipped;
   if (trace.file_rows > trace.jobs.size()) out.file_rows = trace.file_rows * static_cast<std::size_t>(copies);
   out.jobs.reserve(keys.size());
   for (const Key& key : keys) {
@@ -49,6 +50,20 @@ Trace repeat_trace(const Trace& trace, int copies, double every) {
     out.jobs.push_back(std::move(c));
   }
   return out;
+}
+
+std::string to_string(JobOutcome o) {
+  switch (o) {
+    case JobOutcome::kCompleted:
+      return "completed";
+    case JobOutcome::kFailed:
+      return "failed";
+    case JobOutcome::kKilled:
+      return "killed";
+    case JobOutcome::kUnknown:
+      break;
+  }
+  return "unknown";
 }
 
 std::string to_string(Oversize o) {

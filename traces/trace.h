@@ -1,6 +1,6 @@
 // traces/trace.h — job traces as read by a trace format (traces/trace_format.h: the Pollux workload files, generic
-// submit/duration/GPU traces, Gavel's traces), their tiling, and the settings that turn one into a Workload
-// (traces/trace_workload.h). Formats: docs/config.md.
+// submit/duration/GPU traces, Gavel's traces, Philly's job log and Acme's job CSVs with each job's outcome), their
+// tiling, and the settings that turn one into a Workload (traces/trace_workload.h). Formats: docs/config.md.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +12,10 @@
 
 namespace ringsched {
 
+// How a job ended in its trace (formats that record it: philly_log, acme); kUnknown for the others.
+enum class JobOutcome : std::uint8_t { kUnknown, kCompleted, kFailed, kKilled };
+std::string to_string(JobOutcome o);  // "unknown", "completed", "failed", "killed"
+
 struct TraceJob {
   std::string name;
   double submit_s = 0.0;     // seconds after the trace's first submission
@@ -21,6 +25,19 @@ struct TraceJob {
   double batch_size = 0.0;   // Pollux workloads: the job's global batch (its class's batch for non-goodput classes)
   double steps = 0.0;        // Gavel traces: the job's total steps (total_steps)
   int line = 0;              // line in the file
+  int attempts = 0;          // philly_log: the attempts the job log records (0 elsewhere)
+  JobOutcome outcome = JobOutcome::kUnknown;  // philly_log, acme: how it ended
+  std::string user;                           // philly_log, acme: the user (a hash in both traces)
+  std::string vc;                             // philly_log: the virtual cluster (a hash)
+};
+
+// Rows of a file that are not jobs of the workload, by reason (formats recording outcomes; every row is counted,
+// also those past a job cap). Never dropped silently: validate and the docs say what each count is.
+struct TraceSkipped {
+  std::size_t never_ran = 0;      // no attempt with both a start and an end (philly_log); no start or 0 s run (acme)
+  std::size_t still_running = 0;  // running when the log was taken: the last attempt started and has no end
+  std::size_t zero_gpus = 0;      // 0 GPUs (CPU jobs)
+  [[nodiscard]] std::size_t total() const { return never_ran + still_running + zero_gpus; }
 };
 
 class TraceFormat;
@@ -32,6 +49,7 @@ struct Trace {
   // Rows the file had (times repeat's copies) when a reader kept only the first of them (TraceRows); 0 = `jobs` holds
   // every row. total_rows() is the count either way.
   std::size_t file_rows = 0;
+  TraceSkipped skipped;  // rows of the file that are not jobs (not in `jobs` nor in file_rows)
 
   [[nodiscard]] std::size_t total_rows() const { return file_rows > jobs.size() ? file_rows : jobs.size(); }
 };

@@ -104,6 +104,8 @@ TraceNotes trace_notes(const Trace& trace, const Catalog& cat, const TraceWorklo
   notes.rows = trace.total_rows();
   const std::size_t n = rows_used(trace, spec);
   notes.truncated = notes.rows - n;
+  notes.outcomes = trace_outcomes(trace, n);
+  notes.skipped = trace.skipped;
   const int generic_class = generic_class_index(trace, cat, spec);
   const int gpn = std::max(1, spec.gpus_per_node);
   double gpu_seconds = 0.0;

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "traces/trace.h"
+#include "traces/trace_outcomes.h"
 #include "workloads/workload.h"
 
 namespace ringsched {
@@ -21,6 +22,11 @@ struct TraceNotes {
   // GPUs as recorded; Pollux traces: the class's GPU-seconds on min(8, max) GPUs, as Poisson levels define load);
   // 0 when every job arrives at once.
   double offered_load = 0.0;
+  // Traces that record how jobs ended (philly_log, acme): completed / failed / killed counts and GPU-seconds over
+  // the jobs used (the first max_jobs rows), with the failed shares; all kUnknown for the other formats.
+  TraceOutcomes outcomes;
+  // Rows of the file that are not jobs (never ran, still running, 0 GPUs), over the whole file.
+  TraceSkipped skipped;
 };
 
 // Each row becomes a job of the class its format gives it (TraceFormat::row_class: a Pollux row's application, a
