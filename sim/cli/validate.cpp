@@ -7,6 +7,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/experiments/config.h"
+#include "sim/experiments/trace_outcome_report.h"
 #include "sim/experiments/work_estimate.h"
 #include "traces/trace_format.h"
 
@@ -46,6 +47,7 @@ int run_validate(const std::string& path) {
           "  trace: %zu jobs; %zu rows not used (workload.jobs / --jobs); oversize requests: %s (%zu clamped, "
           "%zu dropped)\n",
           n.jobs, n.truncated, to_string(cfg.workload.trace_spec.oversize).c_str(), n.clamped, n.dropped);
+      std::printf("%s", trace_outcomes_text(n).c_str());
       const std::string notes = cfg.workload.trace->format->column_notes(cat);
       if (!notes.empty()) std::printf("    %s\n", notes.c_str());
     } else {

@@ -11,6 +11,7 @@
 #include "sim/experiments/belief_checks.h"
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/failure_summary.h"
+#include "sim/experiments/trace_outcome_report.h"
 #include "traces/trace_format.h"
 #include "workloads/io/number_text.h"
 
@@ -84,20 +85,23 @@ std::string trace_notes_text(const ExperimentConfig& c) {
   if (n.clamped > 0) out << "; " << n.clamped << " requests run at the nearest size allowed (oversize clamp)";
   if (n.dropped > 0) out << "; " << n.dropped << " requests dropped (oversize drop)";
   out << "; offered load " << formatted("%.3f", n.offered_load) << ".\n";
+  out << trace_outcomes_text(n);
   return out.str();
 }
 
 nlohmann::json trace_notes_json(const ExperimentConfig& c) {
   const TraceNotes& n = c.workload.trace_notes;
-  return {{"file", c.workload.trace_file},
-          {"format", c.workload.trace->format->name()},
-          {"rows", n.rows},
-          {"jobs", n.jobs},
-          {"truncated_rows", n.truncated},
-          {"oversize", to_string(c.workload.trace_spec.oversize)},
-          {"clamped", n.clamped},
-          {"dropped", n.dropped},
-          {"offered_load", n.offered_load}};
+  nlohmann::json j{{"file", c.workload.trace_file},
+                   {"format", c.workload.trace->format->name()},
+                   {"rows", n.rows},
+                   {"jobs", n.jobs},
+                   {"truncated_rows", n.truncated},
+                   {"oversize", to_string(c.workload.trace_spec.oversize)},
+                   {"clamped", n.clamped},
+                   {"dropped", n.dropped},
+                   {"offered_load", n.offered_load}};
+  add_trace_outcomes_json(n, j);
+  return j;
 }
 
 }  // namespace

@@ -1,0 +1,56 @@
+// sim/experiments/trace_outcome_report.cpp — a trace's recorded outcomes and left-out rows in the outputs.
+#include "sim/experiments/trace_outcome_report.h"
+
+#include <array>
+#include <utility>
+
+#include "workloads/io/number_text.h"
+
+namespace ringsched {
+
+namespace {
+
+constexpr std::array<std::pair<JobOutcome, const char*>, 3> kOutcomeNames{
+    {{JobOutcome::kCompleted, "completed"}, {JobOutcome::kFailed, "failed"}, {JobOutcome::kKilled, "killed"}}};
+
+}  // namespace
+
+std::string trace_outcomes_text(const TraceNotes& n) {
+  std::string out;
+  const TraceOutcomes& o = n.outcomes;
+  if (o.known() > 0) {
+    out += "  outcomes:";
+    for (std::size_t k = 0; k < kOutcomeNames.size(); ++k) {
+      const auto& [outcome, name] = kOutcomeNames[k];
+      out += std::string(k == 0 ? " " : ", ") + name + " " + std::to_string(o.count(outcome)) + " (" +
+             formatted("%.1f", o.gpu_time(outcome) / 3600.0) + " GPU-h)";
+    }
+    out += "; failed " + formatted("%.1f", 100.0 * o.failed_share_by_count()) + "% of jobs, " +
+           formatted("%.1f", 100.0 * o.failed_share_by_gpu_time()) + "% of GPU time (as recorded)\n";
+  }
+  if (n.skipped.total() > 0) {
+    out += "  rows left out: " + std::to_string(n.skipped.never_ran) + " never ran, " +
+           std::to_string(n.skipped.still_running) + " still running, " + std::to_string(n.skipped.zero_gpus) +
+           " with 0 GPUs\n";
+  }
+  return out;
+}
+
+void add_trace_outcomes_json(const TraceNotes& n, nlohmann::json& trace) {
+  const TraceOutcomes& o = n.outcomes;
+  if (o.known() > 0) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [outcome, name] : kOutcomeNames)
+      j[name] = {{"jobs", o.count(outcome)}, {"gpu_seconds", o.gpu_time(outcome)}};
+    j["failed_share_jobs"] = o.failed_share_by_count();
+    j["failed_share_gpu_time"] = o.failed_share_by_gpu_time();
+    trace["outcomes"] = j;
+  }
+  if (n.skipped.total() > 0) {
+    trace["skipped"] = {{"never_ran", n.skipped.never_ran},
+                        {"still_running", n.skipped.still_running},
+                        {"zero_gpus", n.skipped.zero_gpus}};
+  }
+}
+
+}  // namespace ringsched
