@@ -12,26 +12,27 @@ namespace ringsched {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& who, const std::string& what) {
+[[noreturn]] void decision_fail(const std::string& who, const std::string& what) {
   throw std::logic_error(who + " " + what);
 }
 
 void check_count(const JobPublic& p, int w, const std::string& who) {
   if (w < 0 || (w > 0 && (w < p.cls.min_gpus || w > p.cls.max_gpus))) {
-    fail(who, "gave job " + p.name + " " + std::to_string(w) + " GPUs (limits " + std::to_string(p.cls.min_gpus) +
-                  ".." + std::to_string(p.cls.max_gpus) + ")");
+    decision_fail(who, "gave job " + p.name + " " + std::to_string(w) + " GPUs (limits " +
+                           std::to_string(p.cls.min_gpus) + ".." + std::to_string(p.cls.max_gpus) + ")");
   }
 }
 
 void check_pool(const Snapshot& s, const JobPublic& p, int pool, const std::string& who) {
   if (s.pools.empty()) {
     if (pool != 0)
-      fail(who,
-           "chose GPU pool " + std::to_string(pool) + " for job " + p.name + " on a cluster without cluster.pools");
+      decision_fail(
+          who, "chose GPU pool " + std::to_string(pool) + " for job " + p.name + " on a cluster without cluster.pools");
     return;
   }
   if (pool < 0 || static_cast<std::size_t>(pool) >= s.pools.size()) {
-    fail(who, "put job " + p.name + " in pool " + std::to_string(pool) + " of " + std::to_string(s.pools.size()));
+    decision_fail(who,
+                  "put job " + p.name + " in pool " + std::to_string(pool) + " of " + std::to_string(s.pools.size()));
   }
 }
 
@@ -39,15 +40,15 @@ void check_pool(const Snapshot& s, const JobPublic& p, int pool, const std::stri
 void check_pool_use(const Snapshot& s, const std::vector<long>& used, const std::string& who) {
   for (std::size_t p = 0; p < s.pools.size(); ++p) {
     if (used[p] > s.pools[p].gpus) {
-      fail(who, "allocated " + std::to_string(used[p]) + " " + s.pools[p].gpu_type + " GPUs of " +
-                    std::to_string(s.pools[p].gpus));
+      decision_fail(who, "allocated " + std::to_string(used[p]) + " " + s.pools[p].gpu_type + " GPUs of " +
+                             std::to_string(s.pools[p].gpus));
     }
   }
 }
 
 void check_total(const Snapshot& s, long total, const std::string& who) {
   if (total > s.total_gpus)
-    fail(who, "allocated " + std::to_string(total) + " GPUs of " + std::to_string(s.total_gpus));
+    decision_fail(who, "allocated " + std::to_string(total) + " GPUs of " + std::to_string(s.total_gpus));
 }
 
 // Explicit placements: from every job or none, with a placement policy, one count per node summing to the job's
@@ -55,8 +56,8 @@ void check_total(const Snapshot& s, long total, const std::string& who) {
 void check_nodes(const Snapshot& s, const Decision& d, const std::string& who) {
   const auto given = [](const Assignment& a) { return !a.nodes.empty(); };
   if (std::none_of(d.jobs.begin(), d.jobs.end(), given)) return;
-  if (s.cluster == nullptr) fail(who, "placed jobs on nodes, but the engine has no placement policy");
-  if (!std::all_of(d.jobs.begin(), d.jobs.end(), given)) fail(who, "gave node placements for some jobs only");
+  if (s.cluster == nullptr) decision_fail(who, "placed jobs on nodes, but the engine has no placement policy");
+  if (!std::all_of(d.jobs.begin(), d.jobs.end(), given)) decision_fail(who, "gave node placements for some jobs only");
   const std::vector<int> capacity = node_capacities(s);
   std::vector<int> per_node(capacity.size(), 0);
   std::vector<int> first(s.pools.size() + 1, 0);  // typed: each pool's first node
@@ -66,26 +67,27 @@ void check_nodes(const Snapshot& s, const Decision& d, const std::string& who) {
     const Assignment& a = d.jobs[k];
     const std::string job = "job " + s.jobs[k].pub->name;
     if (a.nodes.size() != per_node.size()) {
-      fail(who, "gave " + job + " a placement of " + std::to_string(a.nodes.size()) + " nodes; the cluster has " +
-                    std::to_string(per_node.size()));
+      decision_fail(who, "gave " + job + " a placement of " + std::to_string(a.nodes.size()) +
+                             " nodes; the cluster has " + std::to_string(per_node.size()));
     }
     int sum = 0;
     for (std::size_t n = 0; n < a.nodes.size(); ++n) {
-      if (a.nodes[n] < 0) fail(who, "placed a negative GPU count for " + job);
+      if (a.nodes[n] < 0) decision_fail(who, "placed a negative GPU count for " + job);
       const bool other_pool = !s.pools.empty() && (static_cast<int>(n) < first[static_cast<std::size_t>(a.pool)] ||
                                                    static_cast<int>(n) >= first[static_cast<std::size_t>(a.pool) + 1]);
       if (a.nodes[n] > 0 && a.gpus > 0 && other_pool) {
-        fail(who, "placed " + job + " on node " + std::to_string(n) + ", outside its pool " + std::to_string(a.pool));
+        decision_fail(
+            who, "placed " + job + " on node " + std::to_string(n) + ", outside its pool " + std::to_string(a.pool));
       }
       sum += a.nodes[n];
       per_node[n] += a.nodes[n];
     }
-    if (sum != a.gpus) fail(who, "placed a job on other GPUs than it allocated (" + job + ")");
+    if (sum != a.gpus) decision_fail(who, "placed a job on other GPUs than it allocated (" + job + ")");
   }
   for (std::size_t n = 0; n < per_node.size(); ++n) {
     if (per_node[n] > capacity[n]) {
-      fail(who, "placed " + std::to_string(per_node[n]) + " GPUs on node " + std::to_string(n) + ", which has " +
-                    std::to_string(capacity[n]));
+      decision_fail(who, "placed " + std::to_string(per_node[n]) + " GPUs on node " + std::to_string(n) +
+                             ", which has " + std::to_string(capacity[n]));
     }
   }
 }
@@ -107,10 +109,10 @@ std::vector<int> node_capacities(const Snapshot& s) {
 
 void check_decision(const Snapshot& s, const Decision& d, const std::string& who) {
   if (d.jobs.size() != s.jobs.size()) {
-    fail(who,
-         "returned " + std::to_string(d.jobs.size()) + " allocations for " + std::to_string(s.jobs.size()) + " jobs");
+    decision_fail(who, "returned " + std::to_string(d.jobs.size()) + " allocations for " +
+                           std::to_string(s.jobs.size()) + " jobs");
   }
-  if (!d.changes.empty()) fail(who, "returned changes from decide (only decide_changes returns changes)");
+  if (!d.changes.empty()) decision_fail(who, "returned changes from decide (only decide_changes returns changes)");
   long total = 0;
   std::vector<long> used(s.pools.size(), 0);
   for (std::size_t k = 0; k < d.jobs.size(); ++k) {
@@ -129,7 +131,7 @@ void check_decision(const Snapshot& s, const Decision& d, const std::string& who
 }
 
 void check_changes(const Snapshot& s, const Decision& d, const ChangeContext& jobs, const std::string& who) {
-  if (!d.jobs.empty() || !d.place_order.empty()) fail(who, "returned a dense decision from decide_changes");
+  if (!d.jobs.empty() || !d.place_order.empty()) decision_fail(who, "returned a dense decision from decide_changes");
   std::vector<Change> ch = d.changes;
   std::sort(ch.begin(), ch.end(), [](const Change& a, const Change& b) { return a.job < b.job; });
   long total = s.gpus_in_use;
@@ -138,8 +140,9 @@ void check_changes(const Snapshot& s, const Decision& d, const ChangeContext& jo
     used[p] = s.pools[p].in_use;
   for (std::size_t k = 0; k < ch.size(); ++k) {
     const Change& c = ch[k];
-    if (!jobs.active(c.job)) fail(who, "changed job " + std::to_string(c.job) + ", which is not active");
-    if (k > 0 && ch[k - 1].job == c.job) fail(who, "changed job " + std::to_string(c.job) + " twice in one decision");
+    if (!jobs.active(c.job)) decision_fail(who, "changed job " + std::to_string(c.job) + ", which is not active");
+    if (k > 0 && ch[k - 1].job == c.job)
+      decision_fail(who, "changed job " + std::to_string(c.job) + " twice in one decision");
     const JobPublic& p = jobs.pub(c.job);
     check_count(p, c.gpus, who);
     if (c.gpus > 0) check_pool(s, p, c.pool, who);
@@ -156,8 +159,8 @@ void check_changes(const Snapshot& s, const Decision& d, const ChangeContext& jo
 
 void check_wakeup(const Snapshot& s, const Decision& d, const std::string& who) {
   if (d.wakeup_at < std::numeric_limits<double>::infinity() && !(d.wakeup_at > s.now)) {
-    fail(who, "asked to be woken at " + number_text(d.wakeup_at) + " s, not in the future (now " + number_text(s.now) +
-                  " s)");
+    decision_fail(who, "asked to be woken at " + number_text(d.wakeup_at) + " s, not in the future (now " +
+                           number_text(s.now) + " s)");
   }
 }
 

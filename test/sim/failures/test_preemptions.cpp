@@ -88,7 +88,8 @@ TEST_CASE("failures::Preemptions: enough notice keeps the work and charges one c
   // The checkpoint within the notice (5 s on 2 GPUs) on top of the running share (5/105 of each running second x 2).
   CHECK(k.failure.checkpoint_gpu_s == Approx((250.0 + (k.finish - 360.0)) * 5.0 / 105.0 * 2.0 + 5.0 * 2.0));
   f.preemptions = {{250.0, 0, 100.0, 2.0}};  // 2 s of notice < 5 s: a failure
-  const JobResult& l = preempt_run(f).jobs[0];
+  const RunResult lost = preempt_run(f);
+  const JobResult& l = lost.jobs[0];
   CHECK(l.failure.failures == 1);
   CHECK(l.failure.preemptions == 0);
   CHECK(l.failure.lost_work > 0.0);
