@@ -8,20 +8,11 @@
 #include <cstdio>
 
 #include "traces/recorded_run.h"
+#include "traces/trace_time.h"
 #include "workloads/io/csv.h"
 
 namespace ringsched {
 namespace {
-
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-long long days_from_civil(long long y, unsigned m, unsigned d) {
-  y -= m <= 2 ? 1 : 0;
-  const long long era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<long long>(doe) - 719468;
-}
 
 // "YYYY-MM-DD HH:MM:SS" (or with 'T') -> seconds since the epoch, UTC. Returns false if malformed.
 bool parse_datetime(const std::string& s, double& out) {

@@ -6,16 +6,6 @@
 namespace ringsched {
 namespace {
 
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-long long trace_days_from_civil(long long y, unsigned m, unsigned d) {
-  y -= m <= 2 ? 1 : 0;
-  const long long era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<long long>(doe) - 719468;
-}
-
 // Reads exactly `n` digits at `pos` into `out`.
 bool trace_digits(std::string_view s, std::size_t& pos, std::size_t n, unsigned& out) {
   if (pos + n > s.size()) return false;
@@ -85,9 +75,17 @@ bool parse_trace_datetime(std::string_view s, double& out) {
   double offset_s = 0.0;
   if (!trace_offset(s, pos, offset_s)) return false;
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return false;
-  out = static_cast<double>(trace_days_from_civil(y, mo, d)) * 86400.0 + h * 3600.0 + mi * 60.0 + se + fraction -
-        offset_s;
+  out = static_cast<double>(days_from_civil(y, mo, d)) * 86400.0 + h * 3600.0 + mi * 60.0 + se + fraction - offset_s;
   return true;
+}
+
+long long days_from_civil(long long y, unsigned m, unsigned d) {
+  y -= m <= 2 ? 1 : 0;
+  const long long era = (y >= 0 ? y : y - 399) / 400;
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<long long>(doe) - 719468;
 }
 
 }  // namespace ringsched

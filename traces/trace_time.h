@@ -10,4 +10,8 @@ namespace ringsched {
 // True and `out` set for a well-formed date-time; false for anything else (the caller names the file:line).
 bool parse_trace_datetime(std::string_view text, double& out);
 
+// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil); the generic format's reader
+// uses it too.
+long long days_from_civil(long long y, unsigned m, unsigned d);
+
 }  // namespace ringsched

@@ -40,10 +40,10 @@ void FailureBook::running(int id, double now, double work, int gpus, int nodes) 
 void FailureBook::close(Job& j, double now, double saved_s) {
   const double s = now - j.start;
   const double g = static_cast<double>(j.gpus);
-  j.run_s += s;
-  j.productive_s += saved_s * j.factor;
-  j.recompute_gpu_s += (s - saved_s) * j.factor * g;
-  j.checkpoint_gpu_s += s * (1.0 - j.factor) * g;
+  j.f.run_s += s;
+  j.f.productive_s += saved_s * j.factor;
+  j.f.recompute_gpu_s += (s - saved_s) * j.factor * g;
+  j.f.checkpoint_gpu_s += s * (1.0 - j.factor) * g;
   j.open = false;
 }
 
@@ -55,13 +55,13 @@ void FailureBook::stop(int id, double now) {
 
 double FailureBook::fail(int id, double now, double work, int gpus, bool noticed) {
   Job& j = jobs_[static_cast<std::size_t>(id)];
-  ++(noticed ? j.preemptions : j.failures);
+  ++(noticed ? j.f.preemptions : j.f.failures);
   j.evicted = true;
   j.evicted_at = now;
   j.evicted_gpus = gpus;
   if (!j.open) return work;  // restarting: it resumes from the checkpoint it restarts from
   if (noticed) {             // a checkpoint written within the notice: every second run is kept
-    j.checkpoint_gpu_s += (checkpoint_.enabled ? checkpoint_.cost_s : 0.0) * static_cast<double>(gpus);
+    j.f.checkpoint_gpu_s += (checkpoint_.enabled ? checkpoint_.cost_s : 0.0) * static_cast<double>(gpus);
     close(j, now, now - j.start);
     return work;
   }
@@ -69,7 +69,7 @@ double FailureBook::fail(int id, double now, double work, int gpus, bool noticed
   // Whole cycles since the stretch began were checkpointed; progress is taken as even over the stretch.
   const double kept_s = std::isinf(j.cycle) ? 0.0 : std::floor(s / j.cycle) * j.cycle;
   const double saved = s > 0.0 ? j.start_work + (work - j.start_work) * (kept_s / s) : work;
-  j.lost_work += work - saved;
+  j.f.lost_work += work - saved;
   close(j, now, kept_s);
   return saved;
 }
@@ -78,27 +78,16 @@ void FailureBook::restarting(int id, double now, double cost_s, int gpus) {
   if (!on_) return;
   Job& j = jobs_[static_cast<std::size_t>(id)];
   if (!j.evicted) return;
-  j.wait_gpu_s += (now - j.evicted_at) * static_cast<double>(j.evicted_gpus);
-  j.restart_gpu_s += cost_s * static_cast<double>(gpus);
+  j.f.wait_gpu_s += (now - j.evicted_at) * static_cast<double>(j.evicted_gpus);
+  j.f.restart_gpu_s += cost_s * static_cast<double>(gpus);
   j.evicted = false;
 }
 
 std::vector<JobFailureStats> FailureBook::stats() const {
   std::vector<JobFailureStats> out;
   out.reserve(jobs_.size());
-  for (const Job& j : jobs_) {
-    JobFailureStats f;
-    f.failures = j.failures;
-    f.preemptions = j.preemptions;
-    f.lost_work = j.lost_work;
-    f.run_s = j.run_s;
-    f.productive_s = j.productive_s;
-    f.recompute_gpu_s = j.recompute_gpu_s;
-    f.checkpoint_gpu_s = j.checkpoint_gpu_s;
-    f.restart_gpu_s = j.restart_gpu_s;
-    f.wait_gpu_s = j.wait_gpu_s;
-    out.push_back(f);
-  }
+  for (const Job& j : jobs_)
+    out.push_back(j.f);
   return out;
 }
 

@@ -53,7 +53,7 @@ class FailureBook {
   // The job restarts at `now` on `gpus` GPUs, paying `cost_s`: after a failure, its wait and this restart are lost.
   void restarting(int id, double now, double cost_s, int gpus);
   // Cumulative work the job lost to failures (samples; the engine checker's conservation counts it).
-  [[nodiscard]] double lost_work(int id) const { return on_ ? jobs_[static_cast<std::size_t>(id)].lost_work : 0.0; }
+  [[nodiscard]] double lost_work(int id) const { return on_ ? jobs_[static_cast<std::size_t>(id)].f.lost_work : 0.0; }
   // Each job's failure figures, by job id (empty without failures).
   [[nodiscard]] std::vector<JobFailureStats> stats() const;
 
@@ -68,15 +68,7 @@ class FailureBook {
     bool evicted = false;
     double evicted_at = 0.0;
     int evicted_gpus = 0;
-    int failures = 0;
-    int preemptions = 0;
-    double lost_work = 0.0;
-    double run_s = 0.0;
-    double productive_s = 0.0;
-    double recompute_gpu_s = 0.0;
-    double checkpoint_gpu_s = 0.0;
-    double restart_gpu_s = 0.0;
-    double wait_gpu_s = 0.0;
+    JobFailureStats f;  // what failures cost it so far
   };
   void close(Job& j, double now, double saved_s);
 
