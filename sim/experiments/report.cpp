@@ -599,13 +599,15 @@ std::string block_heading(const ExperimentConfig& c) {
 // job is in the measurement window, workload.measure, whose jobs the JCT metrics are taken over; else 0). With
 // cluster.network, jobs.csv has contention_slowdown before it (the job's time-averaged iteration time shared / alone
 // over the time it held GPUs; 1 when it never shared a link or contention is off). With cluster.failures, `failures`
-// (node failures that hit the job) comes before `measured`.
+// (node failures that hit the job) comes before `measured`. A trace that records how its jobs ended (philly_log,
+// acme) adds `outcome` (completed, failed, killed: as recorded; the run replays the job's recorded run time) before
+// `measured`.
 std::string jobs_csv_header(const ExperimentConfig& c) {
   return std::string(
              "level,strategy,seed,job_id,name,class,arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,"
              "gpu_seconds,max_gpus,work_samples") +
          (c.cluster.typed() ? ",gpu_type" : "") + (c.cluster.network ? ",contention_slowdown" : "") +
-         (c.cluster.failures ? ",failures" : "") + ",measured\n";
+         (c.cluster.failures ? ",failures" : "") + (has_trace_outcomes(c) ? ",outcome" : "") + ",measured\n";
 }
 
 std::string events_csv_header(const ExperimentConfig& c) {
@@ -618,6 +620,7 @@ std::string job_rows(const ExperimentConfig& c, const CellRun& run) {
   const std::string prefix = csv_field(c.levels[static_cast<std::size_t>(run.level)].name) + ',' +
                              csv_field(c.strategies[static_cast<std::size_t>(run.strategy)].label) + ',' +
                              std::to_string(run.seed) + ',';
+  const TraceOutcomeByName outcomes(c);
   for (const auto& j : run.jobs) {
     out << prefix << j.id << ',' << csv_field(j.name) << ',' << csv_field(j.class_name) << ',' << number_text(j.arrival)
         << ',' << number_text(j.first_start) << ',' << number_text(j.finish) << ',' << number_text(j.finish - j.arrival)
@@ -626,6 +629,7 @@ std::string job_rows(const ExperimentConfig& c, const CellRun& run) {
     if (c.cluster.typed()) out << ',' << csv_field(j.gpu_type);
     if (c.cluster.network) out << ',' << number_text(j.contention_slowdown);
     if (c.cluster.failures) out << ',' << j.failure.failures;
+    if (outcomes.on()) out << ',' << outcomes.of(j.name);
     out << ',' << (c.workload.measure.contains(j.id) ? '1' : '0') << '\n';
   }
   return out.str();

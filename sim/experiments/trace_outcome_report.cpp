@@ -4,6 +4,7 @@
 #include <array>
 #include <utility>
 
+#include "sim/experiments/config.h"
 #include "workloads/io/number_text.h"
 
 namespace ringsched {
@@ -14,6 +15,22 @@ constexpr std::array<std::pair<JobOutcome, const char*>, 3> kOutcomeNames{
     {{JobOutcome::kCompleted, "completed"}, {JobOutcome::kFailed, "failed"}, {JobOutcome::kKilled, "killed"}}};
 
 }  // namespace
+
+bool has_trace_outcomes(const ExperimentConfig& c) {
+  return c.workload.trace != nullptr && c.workload.trace_notes.outcomes.known() > 0;
+}
+
+TraceOutcomeByName::TraceOutcomeByName(const ExperimentConfig& c) : on_(has_trace_outcomes(c)) {
+  if (!on_) return;
+  by_name_.reserve(c.workload.trace->jobs.size());
+  for (const TraceJob& j : c.workload.trace->jobs)
+    by_name_.emplace(j.name, j.outcome);
+}
+
+std::string TraceOutcomeByName::of(const std::string& name) const {
+  const auto it = by_name_.find(name);
+  return to_string(it == by_name_.end() ? JobOutcome::kUnknown : it->second);
+}
 
 std::string trace_outcomes_text(const TraceNotes& n) {
   std::string out;

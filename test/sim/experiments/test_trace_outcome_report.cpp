@@ -1,7 +1,17 @@
 // test/sim/experiments/test_trace_outcome_report.cpp — a trace's recorded outcomes and left-out rows in the printed
 // notes and summary.json (sim/experiments/trace_outcome_report.h): hand-computed shares, and nothing at all for a
-// trace that records no outcome (so generic, Pollux and Gavel outputs stay byte-identical).
+// trace that records no outcome (so generic, Pollux and Gavel outputs stay byte-identical); jobs.csv's outcome column.
 #include <catch2/catch.hpp>
+
+#include <stdlib.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "sim/experiments/trace_outcome_report.h"
 
@@ -30,4 +40,32 @@ TEST_CASE("sim::TraceOutcomeReport: shares by count and GPU time, rows left out,
   nlohmann::json k = nlohmann::json::object();
   add_trace_outcomes_json(none, k);
   CHECK(k.empty());
+}
+
+TEST_CASE("sim::TraceOutcomeReport: jobs.csv carries each replayed job's recorded outcome", "[trace][outcomes]") {
+  // workloads/examples/philly-log.json: application_1 failed after 1,200 s on 8 GPUs, application_0 completed,
+  // application_2 was killed (the hand-written log in workloads/examples/traces/).
+  char dir[] = "/tmp/ringsched-outcome-XXXXXX";
+  REQUIRE(mkdtemp(dir) != nullptr);
+  std::string cmd = RINGSCHED_BINARY;
+  cmd += " simulate --config " + std::string(RINGSCHED_SOURCE_DIR) +
+         "/workloads/examples/philly-log.json --strategies fifo --out " + dir + "/out > /dev/null 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  std::ifstream in(std::string(dir) + "/out/jobs.csv");
+  std::string header;
+  std::getline(in, header);
+  CHECK(header.find(",work_samples,outcome,measured") != std::string::npos);
+  std::map<std::string, std::string> outcome;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');)
+      f.push_back(x);
+    REQUIRE(f.size() == 17);
+    outcome[f[4]] = f[15];
+  }
+  CHECK(outcome.at("application_1") == "failed");
+  CHECK(outcome.at("application_0") == "completed");
+  CHECK(outcome.at("application_2") == "killed");
+  std::filesystem::remove_all(dir);
 }
