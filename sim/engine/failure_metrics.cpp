@@ -18,26 +18,24 @@ double gpu_hours(const RunResult& run, const std::function<double(const JobFailu
   return s / kSecondsPerHour;
 }
 
-double failures_per_job(const RunResult& run, int /*total_gpus*/, const MeasureWindow& window) {
-  int failures = 0;
+// The mean over the jobs in `window` of one per-job count of JobFailureStats.
+double mean_per_job(const RunResult& run, const MeasureWindow& window, int JobFailureStats::*count) {
+  int sum = 0;
   int jobs = 0;
   for (const JobResult& j : run.jobs) {
     if (!window.contains(j.id)) continue;
-    failures += j.failure.failures;
+    sum += j.failure.*count;
     ++jobs;
   }
-  return jobs == 0 ? 0.0 : static_cast<double>(failures) / static_cast<double>(jobs);
+  return jobs == 0 ? 0.0 : static_cast<double>(sum) / static_cast<double>(jobs);
+}
+
+double failures_per_job(const RunResult& run, int /*total_gpus*/, const MeasureWindow& window) {
+  return mean_per_job(run, window, &JobFailureStats::failures);
 }
 
 double preemptions_per_job(const RunResult& run, int /*total_gpus*/, const MeasureWindow& window) {
-  int preemptions = 0;
-  int jobs = 0;
-  for (const JobResult& j : run.jobs) {
-    if (!window.contains(j.id)) continue;
-    preemptions += j.failure.preemptions;
-    ++jobs;
-  }
-  return jobs == 0 ? 0.0 : static_cast<double>(preemptions) / static_cast<double>(jobs);
+  return mean_per_job(run, window, &JobFailureStats::preemptions);
 }
 
 double gpu_hours_lost(const RunResult& run, int /*total_gpus*/, const MeasureWindow& /*window*/) {

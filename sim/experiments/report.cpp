@@ -615,12 +615,12 @@ std::string events_csv_header(const ExperimentConfig& c) {
          (c.cluster.typed() ? ",gpu_type\n" : "\n");
 }
 
-std::string job_rows(const ExperimentConfig& c, const CellRun& run) {
+// `outcomes`: each trace job's recorded outcome (built once per experiment, not per run).
+std::string job_rows(const ExperimentConfig& c, const CellRun& run, const TraceOutcomeByName& outcomes) {
   std::ostringstream out;
   const std::string prefix = csv_field(c.levels[static_cast<std::size_t>(run.level)].name) + ',' +
                              csv_field(c.strategies[static_cast<std::size_t>(run.strategy)].label) + ',' +
                              std::to_string(run.seed) + ',';
-  const TraceOutcomeByName outcomes(c);
   for (const auto& j : run.jobs) {
     out << prefix << j.id << ',' << csv_field(j.name) << ',' << csv_field(j.class_name) << ',' << number_text(j.arrival)
         << ',' << number_text(j.first_start) << ',' << number_text(j.finish) << ',' << number_text(j.finish - j.arrival)
@@ -650,8 +650,9 @@ std::string event_rows(const ExperimentConfig& c, const CellRun& run) {
 
 std::string jobs_csv(const ExperimentConfig& c, const ExperimentResult& r) {
   std::string out = jobs_csv_header(c);
+  const TraceOutcomeByName outcomes(c);
   for (const auto& run : r.runs)
-    out += job_rows(c, run);
+    out += job_rows(c, run, outcomes);
   return out;
 }
 
@@ -664,13 +665,14 @@ std::string events_csv(const ExperimentConfig& c, const ExperimentResult& r) {
 
 void RunRowStream::begin(StagedOutput& out, const ExperimentConfig& c) {
   out_ = &out;
+  outcomes_ = std::make_shared<const TraceOutcomeByName>(c);
   out.append("jobs.csv", jobs_csv_header(c));
   out.append("events.csv", events_csv_header(c));
 }
 
 void RunRowStream::add(const ExperimentConfig& c, const CellRun& run) {
   if (out_ == nullptr) return;
-  out_->append("jobs.csv", job_rows(c, run));
+  out_->append("jobs.csv", job_rows(c, run, *outcomes_));
   out_->append("events.csv", event_rows(c, run));
 }
 

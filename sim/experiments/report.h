@@ -3,6 +3,7 @@
 // jobs.csv, events.csv) written atomically.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,8 @@ std::string render_stats(const RunStats& st, Format f);
 std::string jobs_csv(const ExperimentConfig& c, const ExperimentResult& r);
 std::string events_csv(const ExperimentConfig& c, const ExperimentResult& r);
 
+class TraceOutcomeByName;
+
 // jobs.csv and events.csv written run by run as runs finish (RunHooks::on_run), so no run's jobs are kept.
 class RunRowStream {
  public:
@@ -75,6 +78,7 @@ class RunRowStream {
 
  private:
   StagedOutput* out_ = nullptr;
+  std::shared_ptr<const TraceOutcomeByName> outcomes_;  // built once in begin(): jobs.csv's outcome column
 };
 
 // Writes summary.json, jobs.csv, events.csv (unless rows_streamed: a RunRowStream wrote them), table.md (with the
