@@ -37,8 +37,9 @@ struct JobState {
 
 class GavelRound final : public Strategy {
  public:
-  GavelRound(GavelPolicy policy, std::string name, double round_s, double reset_s, std::uint64_t seed)
+  GavelRound(GavelPolicy policy, std::string name, double round_s, double reset_s, std::uint64_t seed, bool centre)
       : policy_(policy),
+        centre_(centre),
         name_(std::move(name)),
         round_s_(round_s),
         reset_s_(reset_s),
@@ -141,6 +142,7 @@ class GavelRound final : public Strategy {
       p.priority_weight.push_back(1.0);
       p.ids.push_back(j.pub->id);
     }
+    p.centre = centre_;
     return p;
   }
 
@@ -296,6 +298,7 @@ class GavelRound final : public Strategy {
   }
 
   GavelPolicy policy_;
+  bool centre_ = false;  // lp_point "centre": the LP policies return the optimal face's interior point
   std::string name_;
   double round_s_;
   double reset_s_;
@@ -438,15 +441,21 @@ StrategyInfo gavel_info(const std::string& name, GavelPolicy policy, const std::
       " Gavel's round mechanism: run with scheduler.interval_s = round_s on a cluster with GPU pools and "
       "oracle beliefs (Gavel's throughputs); jobs run rigid on their requested GPUs. Params: round_s "
       "(default 360), reset_s (default 1920: the allocation is recomputed at most this often, after "
-      "arrivals or completions), seed (default 0: the type-order shuffle).";
+      "arrivals or completions), seed (default 0: the type-order shuffle), lp_point (\"centre\", default: "
+      "where many allocations are optimal, an interior point near the optimal face's centre, as Gavel's "
+      "interior-point solver ECOS returns; \"vertex\": CLP's simplex vertex, warm-started, faster).";
   info.default_beliefs = "oracle";
-  info.params = {"round_s", "reset_s", "seed"};
+  info.params = {"round_s", "reset_s", "seed", "lp_point"};
   info.gpu_types = true;
   info.needs_gpu_types = true;
   info.make = [name, policy](const JsonReader& p) -> std::unique_ptr<Strategy> {
-    return std::make_unique<GavelRound>(policy, name, p.positive_or("round_s", 360.0),
-                                        p.non_negative_or("reset_s", 1920.0),
-                                        static_cast<std::uint64_t>(p.integer_in_or("seed", 0, 1 << 30, 0)));
+    const std::string point = p.string_or("lp_point", "centre");
+    if (point != "vertex" && point != "centre") {
+      p.at("lp_point").fail("must be \"vertex\" or \"centre\", not \"" + point + "\"");
+    }
+    return std::make_unique<GavelRound>(
+        policy, name, p.positive_or("round_s", 360.0), p.non_negative_or("reset_s", 1920.0),
+        static_cast<std::uint64_t>(p.integer_in_or("seed", 0, 1 << 30, 0)), point == "centre");
   };
   return info;
 }

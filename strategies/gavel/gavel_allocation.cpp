@@ -61,6 +61,32 @@ bool solve_allocation(const models::LinearProgram& lp, const std::vector<std::ve
   return read_allocation(lp.solve(), var, out);
 }
 
+// GavelProblem::centre for the policies whose answer is any allocation that gives each job at least a rate: the
+// interior point of {budget and capacity rows, sum_k T[i][k] x[i][k] >= need[i] for need[i] > 0} that CLP's barrier
+// reaches with a zero objective (near its analytic centre), as ECOS answers Gavel's feasibility programs. Replaces
+// out.x and says true when the barrier finds one; leaves `out` alone otherwise (the vertex stays the answer).
+bool centre_of_rates(const GavelProblem& p, const std::vector<double>& need, GavelAllocation& out) {
+  const std::size_t m = p.throughput.size();
+  const std::size_t n = p.workers.size();
+  models::LinearProgram lp;
+  const auto var = add_allocation_variables(lp, m, n);
+  for (std::size_t i = 0; i < m; ++i) {
+    std::vector<std::pair<int, double>> budget;
+    std::vector<std::pair<int, double>> rate;
+    for (std::size_t k = 0; k < n; ++k) {
+      budget.emplace_back(var[i][k], 1.0);
+      rate.emplace_back(var[i][k], p.throughput[i][k]);
+    }
+    lp.add_row(budget, -models::kLpInfinity, 1.0);
+    if (need[i] > 0.0) lp.add_row(rate, need[i], models::kLpInfinity);
+  }
+  add_capacity_rows(lp, p, var);
+  GavelAllocation centre;
+  if (!read_allocation(lp.solve_centre(), var, centre)) return false;
+  out.x = std::move(centre.x);
+  return true;
+}
+
 }  // namespace
 
 namespace {
@@ -172,6 +198,7 @@ GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
   const int t = lp.add_variable(-models::kLpInfinity, models::kLpInfinity, 1.0);
   lp.maximise();
   bool bounded = false;
+  int last_level = t;
   const bool warm = p.warm != nullptr && p.ids.size() == m;
   std::vector<JobLayout> layout(m);
   std::vector<std::pair<int, double>> terms;
@@ -194,7 +221,15 @@ GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
     terms.clear();
     for (std::size_t k = 0; k < n; ++k)
       terms.emplace_back(var[i][k], tput(k) * p.scale_factor[i] / (p.priority_weight[i] * proportional));
-    terms.emplace_back(t, -1.0);
+    // With the centre, each job has its own copy of t, chained equal to the last one's (t_prev - t_i = 0): the
+    // same program and central path, but no column in every row, so the barrier's normal equations stay sparse.
+    int level = t;
+    if (p.centre && bounded) {
+      level = lp.add_variable(-models::kLpInfinity, models::kLpInfinity, 0.0);
+      lp.add_row({{last_level, 1.0}, {level, -1.0}}, 0.0, 0.0);
+    }
+    last_level = level;
+    terms.emplace_back(level, -1.0);
     lp.add_row(terms, 0.0, models::kLpInfinity);  // sum_k c x - t >= 0
     bounded = true;
     budget.clear();
@@ -208,6 +243,10 @@ GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
     return out;
   }
   add_capacity_rows(lp, p, var);
+  if (p.centre) {
+    read_allocation(lp.solve_centre(), var, out);
+    return out;
+  }
   if (warm) lp.start_from(warm_basis(*p.warm, layout, lp.variables(), lp.rows()));
   const models::LpSolution sol = lp.solve();
   read_allocation(sol, var, out);
@@ -443,6 +482,20 @@ bool uncontended_ftf(const GavelProblem& p, const std::vector<double>& since_sta
   return true;
 }
 
+// GavelProblem::centre for finish-time fairness: the allocations that keep every job's rho within the level found
+// (out.objective), i.e. give each job with steps left that runs somewhere d_i(level): the interior point near their
+// centre replaces out.x (kept when the barrier finds none).
+void ftf_centre(const GavelProblem& p, const std::vector<double>& since_start, const std::vector<double>& remaining,
+                const std::vector<double>& isolated_time, GavelAllocation& out) {
+  std::vector<double> need(p.throughput.size(), 0.0);
+  for (std::size_t i = 0; i < need.size(); ++i) {
+    const bool runs = std::any_of(p.throughput[i].begin(), p.throughput[i].end(), [](double t) { return t > 0.0; });
+    const double slack = out.objective * isolated_time[i] - since_start[i];
+    if (remaining[i] > 0.0 && runs && slack > 0.0) need[i] = remaining[i] / slack;
+  }
+  centre_of_rates(p, need, out);
+}
+
 }  // namespace
 
 GavelAllocation finish_time_fairness(const GavelProblem& p, const std::vector<double>& since_start,
@@ -460,7 +513,10 @@ GavelAllocation finish_time_fairness(const GavelProblem& p, const std::vector<do
     lo = std::max(lo, since_start[i] / isolated_time[i]);
   }
   GavelAllocation best;
-  if (uncontended_ftf(p, since_start, remaining, isolated_time, lo, best)) return best;
+  if (uncontended_ftf(p, since_start, remaining, isolated_time, lo, best)) {
+    if (p.centre) ftf_centre(p, since_start, remaining, isolated_time, best);
+    return best;
+  }
   double r = guess > lo ? guess : std::max(1.0, 2.0 * lo);
   FtfLevels levels(p, since_start, remaining, isolated_time);
   best = GavelAllocation{};
@@ -513,6 +569,7 @@ GavelAllocation finish_time_fairness(const GavelProblem& p, const std::vector<do
     return best;
   }
   best.objective = hi;
+  if (p.centre) ftf_centre(p, since_start, remaining, isolated_time, best);
   return best;
 }
 
@@ -577,6 +634,12 @@ GavelAllocation min_total_duration(const GavelProblem& p, const std::vector<doub
   add_capacity_rows(lp, p, var);
   if (!solve_allocation(lp, var, out)) return out;
   out.objective = gavel_makespan_search(1.0 / out.objective);
+  if (p.centre) {  // Gavel's last feasible midpoint's program (no objective): its interior point
+    std::vector<double> need(m, 0.0);
+    for (std::size_t i = 0; i < m; ++i)
+      need[i] = remaining[i] > 0.0 ? remaining[i] / out.objective : 0.0;
+    centre_of_rates(p, need, out);
+  }
   return out;
 }
 

@@ -28,6 +28,10 @@ struct GavelProblem {
   std::vector<int> workers;                     // GPUs per type
   std::vector<int> ids;                         // job ids (optional; with `warm`, one per job)
   GavelWarmStart* warm = nullptr;               // max-min, finish-time fairness: start from (and keep) the last basis
+  // The point of the optimal face returned where many allocations are optimal: false, a vertex (CLP's dual simplex,
+  // warm-started); true, an interior point near the face's analytic centre (CLP's barrier without crossover), as
+  // Gavel's ECOS returns. `warm` is not used with the centre.
+  bool centre = false;
 };
 
 struct GavelAllocation {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <ClpSimplex.hpp>
+#include <ClpSolve.hpp>
 #include <CoinPackedMatrix.hpp>
 
 namespace ringsched::models {
@@ -139,6 +140,41 @@ LpSolution LinearProgram::solve() const {
     out.status = "CLP error: " + e.message();
     return out;
   }
+}
+
+LpSolution LinearProgram::solve_centre() const {
+  LpSolution out;
+  try {
+    static thread_local const ClpSimplex blank;
+    ClpSimplex model(blank);
+    load(model, term_row_, term_col_, term_value_, rows(), variables(), lower_, upper_, objective_, row_lower_,
+         row_upper_, maximise_);
+    ClpSolve options;
+    options.setSolveType(ClpSolve::useBarrierNoCross);
+    options.setPresolveType(ClpSolve::presolveOff);  // presolve would fix the free directions the centre spreads over
+    model.initialSolve(options);
+    // The barrier's status: 0 optimal, 1 infeasible, 2 unbounded; without crossover CLP reports no basis.
+    if (model.status() == 0) {
+      out.optimal = true;
+      out.status = "optimal";
+      out.objective = model.objectiveValue();
+      const double* x = model.getColSolution();
+      out.x.assign(x, x + variables());
+      const double* y = model.dualRowSolution();
+      out.duals.assign(y, y + model.numberRows());
+    } else if (model.status() == 1) {
+      out.status = "infeasible";
+    } else if (model.status() == 2) {
+      out.status = "unbounded";
+    } else {
+      out.status = "not solved (CLP barrier status " + std::to_string(model.status()) + ")";
+    }
+  } catch (const CoinError& e) {
+    out.status = "CLP error: " + e.message();
+  } catch (const std::exception& e) {
+    out.status = std::string("CLP error: ") + e.what();
+  }
+  return out;
 }
 
 struct LpSession::Impl {

@@ -46,6 +46,11 @@ class LinearProgram {
   [[nodiscard]] int rows() const { return static_cast<int>(row_lower_.size()); }
   // Solves from scratch. std::invalid_argument for a NaN coefficient or bound, or a term naming no variable.
   [[nodiscard]] LpSolution solve() const;
+  // An optimal point in the relative interior of the optimal face (where many points are optimal, near its analytic
+  // centre), as an interior-point solver such as ECOS returns it: CLP's primal-dual barrier (Mehrotra
+  // predictor-corrector) run to its tolerance without crossover to a vertex. The basis is left empty (no warm start
+  // from it) and the duals are the barrier's. Same exceptions as solve().
+  [[nodiscard]] LpSolution solve_centre() const;
 
  private:
   friend class LpSession;
