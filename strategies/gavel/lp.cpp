@@ -1,6 +1,7 @@
 // strategies/gavel/lp.cpp — a LinearProgram handed to CLP's dual simplex.
 #include "strategies/gavel/lp.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -125,6 +126,23 @@ LpSolution run_dual(ClpSimplex& model, int variables) {
   return out;
 }
 
+// Whether the barrier's point keeps every variable and row within its bounds to 1e-6 (relative to the bound's size):
+// CLP's barrier can stop with status 0 at a point of an infeasible program.
+bool barrier_feasible(const ClpSimplex& model) {
+  const auto within = [](double v, double lo, double hi) {
+    const double tol = 1e-6;
+    return v >= lo - tol * std::max(1.0, std::fabs(lo)) && v <= hi + tol * std::max(1.0, std::fabs(hi));
+  };
+  const double* x = model.getColSolution();
+  for (int j = 0; j < model.numberColumns(); ++j)
+    if (!within(x[j], model.getColLower()[j], model.getColUpper()[j])) return false;
+  std::vector<double> activity(static_cast<std::size_t>(model.numberRows()), 0.0);
+  model.matrix()->times(x, activity.data());
+  for (int i = 0; i < model.numberRows(); ++i)
+    if (!within(activity[static_cast<std::size_t>(i)], model.getRowLower()[i], model.getRowUpper()[i])) return false;
+  return true;
+}
+
 }  // namespace
 
 LpSolution LinearProgram::solve() const {
@@ -154,7 +172,9 @@ LpSolution LinearProgram::solve_centre() const {
     options.setPresolveType(ClpSolve::presolveOff);  // presolve would fix the free directions the centre spreads over
     model.initialSolve(options);
     // The barrier's status: 0 optimal, 1 infeasible, 2 unbounded; without crossover CLP reports no basis.
-    if (model.status() == 0) {
+    if (model.status() == 0 && !barrier_feasible(model)) {
+      out.status = "infeasible (the barrier's point violates a bound)";
+    } else if (model.status() == 0) {
       out.optimal = true;
       out.status = "optimal";
       out.objective = model.objectiveValue();
