@@ -28,11 +28,12 @@ enum class GavelPolicy {
   kLasPerf,
   kFtfPerf,
   kMakespanPerf,
-  kFtf,         // finish_time_fairness: the reference type's throughput on every type
-  kMakespan,    // min_total_duration: likewise
-  kMaxSumPerf,  // max_sum_throughput_perf
-  kIsolated,    // isolated
-  kAllox,       // allox
+  kFtf,          // finish_time_fairness: the reference type's throughput on every type
+  kMakespan,     // min_total_duration: likewise
+  kMaxSumPerf,   // max_sum_throughput_perf
+  kIsolated,     // isolated
+  kAllox,        // allox
+  kGandivaFair,  // gandiva_fair (Shockwave's GandivaFairProportional)
 };
 
 struct JobState {
@@ -85,7 +86,8 @@ class GavelRound final : public Strategy {
   // is "AlloX_Perf"; `isolated`'s "Isolated", the agnostic ones' "MinTotalDuration" and "FinishTimeFairness".
   [[nodiscard]] bool perf() const {
     return policy_ != GavelPolicy::kFifo && policy_ != GavelPolicy::kLas && policy_ != GavelPolicy::kFtf &&
-           policy_ != GavelPolicy::kMakespan && policy_ != GavelPolicy::kIsolated;
+           policy_ != GavelPolicy::kMakespan && policy_ != GavelPolicy::kIsolated &&
+           policy_ != GavelPolicy::kGandivaFair;
   }
 
   // Each snapshot job's believed throughput on each pool at its scale factor (JobState::tput), read once per decision
@@ -154,6 +156,8 @@ class GavelRound final : public Strategy {
     } else if (policy_ == GavelPolicy::kMaxSumPerf || policy_ == GavelPolicy::kIsolated) {
       set_allocation(
           s, policy_ == GavelPolicy::kIsolated ? isolated_allocation(problem(s)) : max_sum_throughput(problem(s)));
+    } else if (policy_ == GavelPolicy::kGandivaFair) {
+      set_allocation(s, gandiva_fair_allocation(problem(s)));
     } else if (policy_ == GavelPolicy::kAllox) {
       allocate_allox(s);
     } else {
@@ -593,5 +597,11 @@ StrategyInfo allox_strategy_info() {
                     {"alpha"});
 }
 const StrategyRegistrar allox_registrar{allox_strategy_info};
+StrategyInfo gandiva_fair_strategy_info() {
+  return gavel_info("gandiva_fair", GavelPolicy::kGandivaFair,
+                    "Shockwave's `gandiva_fair` (GandivaFairProportional): every job an equal 1/m time share of "
+                    "every type, whatever its GPUs (no program).");
+}
+const StrategyRegistrar gandiva_fair_registrar{gandiva_fair_strategy_info};
 
 }  // namespace ringsched

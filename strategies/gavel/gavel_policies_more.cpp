@@ -119,6 +119,12 @@ GavelAllocation isolated_allocation(const GavelProblem& p) {
   return out;
 }
 
+GavelAllocation gandiva_fair_allocation(const GavelProblem& p) {
+  GavelProblem one_gpu = p;
+  std::fill(one_gpu.scale_factor.begin(), one_gpu.scale_factor.end(), 1);
+  return isolated_allocation(one_gpu);
+}
+
 GavelProblem with_reference_throughputs(const GavelProblem& p, std::size_t reference) {
   if (reference >= p.workers.size()) throw std::invalid_argument("gavel allocation: the reference type is no type");
   GavelProblem q = p;

@@ -24,6 +24,12 @@ GavelAllocation max_sum_throughput(const GavelProblem& problem);
 // s[i] GPUs, x[i][k] = (N[k] / (m s[i])) / max(1, sum_k N[k] / (m s[i])), whatever its throughputs (objective 0).
 GavelAllocation isolated_allocation(const GavelProblem& problem);
 
+// Shockwave's (NSDI'23) `gandiva_fair` (policies/gandiva_fair_proportional.py, GandivProportionalPolicy): as
+// `isolated` without the division by the scale factor, x[i][k] = (N[k] / m) / max(1, sum_k N[k] / m): every job the
+// same time share of every type whatever its GPUs (a multi-GPU job's share can ask for more GPUs than the type has:
+// the round mechanism then runs fewer jobs).
+GavelAllocation gandiva_fair_allocation(const GavelProblem& problem);
+
 // The throughput-agnostic policies (MinTotalDurationPolicy, FinishTimeFairnessPolicy) plan with each job's
 // throughput on Gavel's reference type ('v100', hardcoded there) as its throughput on every type: `problem` with
 // throughput[i][k] = throughput[i][reference] for every k. std::invalid_argument when reference is no type.

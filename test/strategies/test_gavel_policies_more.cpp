@@ -118,6 +118,22 @@ TEST_CASE("strategies::GavelIsolated: each job's 1/m share, normalised to one un
   }
 }
 
+TEST_CASE("strategies::GavelGandivaFair: Shockwave's equal time share, not divided by a job's GPUs, by hand",
+          "[gavel]") {
+  // N = [2, 1], s = [1, 2, 1], m = 3: gandiva_fair gives every job (2/3, 1/3) (row sum 1, kept), the 2-GPU job
+  // too; isolated divides job 1's share by its 2 GPUs, (1/3, 1/6) (row sum 1/2, kept), and gives the others (2/3, 1/3).
+  const GavelAllocation a = gandiva_fair_allocation(more_problem({{1, 1}, {1, 1}, {0, 5}}, {1, 2, 1}, {2, 1}));
+  const GavelAllocation iso = isolated_allocation(more_problem({{1, 1}, {1, 1}, {0, 5}}, {1, 2, 1}, {2, 1}));
+  REQUIRE(a.optimal);
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(a.x[i][0] == Approx(2.0 / 3.0));
+    CHECK(a.x[i][1] == Approx(1.0 / 3.0));
+  }
+  CHECK(iso.x[1][0] == Approx(1.0 / 3.0));
+  CHECK(iso.x[1][1] == Approx(1.0 / 6.0));
+  CHECK(iso.x[0][0] == Approx(2.0 / 3.0));
+}
+
 TEST_CASE("strategies::GavelIsolated: Gavel's test_isolated, the smallest GPU share equals LAS's", "[gavel]") {
   // policies_tests.py test_isolated: T0 = (2, 1, 0.5), T1 = (3, 2, 1) on (v100, p100, k80); for every scale factor
   // pair and cluster, min_i s[i] sum_k x[i][k] is the same under isolated and max-min fairness (LAS). E.g. s = (2, 1)
@@ -281,8 +297,9 @@ TEST_CASE("strategies::GavelPoliciesMore: every new policy keeps the invariants 
   for (const bool multi : {true, false}) {
     nlohmann::json doc = more_gavel_config(40, 30.0, multi);  // more jobs than GPUs for hours: queues form
     doc["strategies"] = nlohmann::json::parse(
-        R"(["max_sum_throughput_perf", "min_total_duration", "finish_time_fairness", "isolated", "allox"])");
-    if (multi) doc["strategies"].erase(4);  // AlloX runs single-GPU jobs only (below)
+        R"(["max_sum_throughput_perf", "min_total_duration", "finish_time_fairness", "isolated", "gandiva_fair",
+            "allox"])");
+    if (multi) doc["strategies"].erase(5);  // AlloX runs single-GPU jobs only (below)
     const ExperimentConfig c = parse_experiment(doc, "gavel.json", "");
     const Workload wl = make_workload(c, 0, 1);
     for (const auto& spec : c.strategies) {
