@@ -1,7 +1,8 @@
 // strategies/gavel/gavel.cpp — Gavel's (OSDI'20) round-based mechanism with its policies: `gavel_fifo`,
 // `gavel_fifo_perf`, `max_min_fairness` (LAS), `max_min_fairness_perf` (Gavel's heterogeneity-aware LAS),
 // `finish_time_fairness_perf`, `min_total_duration_perf`, their throughput-agnostic `finish_time_fairness` and
-// `min_total_duration`, `max_sum_throughput_perf`, `isolated` and `allox` (gavel_policies_more.h). Run with
+// `min_total_duration`, `max_sum_throughput_perf`, `isolated`, `allox` and Shockwave's `gandiva_fair`
+// (gavel_policies_more.h). Run with
 // scheduler.interval_s = the round (360 s) on a cluster with GPU pools; configs label them with Gavel's names. Each
 // rule with its source in Gavel's scheduler/scheduler.py: docs/fidelity.md "Gavel".
 #include <algorithm>
@@ -500,7 +501,7 @@ Decision GavelRound::schedule(const Snapshot& s) {
 }
 
 StrategyInfo gavel_info(const std::string& name, GavelPolicy policy, const std::string& what,
-                        const std::vector<std::string>& extra = {}) {
+                        const std::vector<std::string>& extra = {}, bool agnostic = false) {
   StrategyInfo info;
   info.name = name;
   info.description =
@@ -514,6 +515,14 @@ StrategyInfo gavel_info(const std::string& name, GavelPolicy policy, const std::
   info.params.insert(info.params.end(), extra.begin(), extra.end());
   info.gpu_types = true;
   info.needs_gpu_types = true;
+  if (agnostic) {  // the reference type must be a pool's (a run would stop at its first allocation)
+    info.check_pools = [](const JsonReader& p, const std::vector<std::string>& types) -> std::string {
+      const std::string ref = p.string_or("reference_type", "v100");
+      if (std::find(types.begin(), types.end(), ref) != types.end()) return "";
+      return "no GPU pool of type '" + ref + "', the type whose throughput on every type the throughput-agnostic " +
+             "policy plans with (params.reference_type; Gavel's is v100)";
+    };
+  }
   info.make = [name, policy](const JsonReader& p) -> std::unique_ptr<Strategy> {
     auto round = std::make_unique<GavelRound>(policy, name, p.positive_or("round_s", 360.0),
                                               p.non_negative_or("reset_s", 1920.0),
@@ -568,14 +577,14 @@ StrategyInfo finish_time_fairness_strategy_info() {
                     "Gavel's `finish_time_fairness` (Themis-like, throughput-agnostic): finish_time_fairness_perf "
                     "planned with each job's reference-type throughput on every type. Param reference_type "
                     "(default v100).",
-                    {"reference_type"});
+                    {"reference_type"}, true);
 }
 const StrategyRegistrar finish_time_fairness_registrar{finish_time_fairness_strategy_info};
 StrategyInfo min_total_duration_strategy_info() {
   return gavel_info("min_total_duration", GavelPolicy::kMakespan,
                     "Gavel's `min_total_duration` (throughput-agnostic makespan): min_total_duration_perf planned with "
                     "each job's reference-type throughput on every type. Param reference_type (default v100).",
-                    {"reference_type"});
+                    {"reference_type"}, true);
 }
 const StrategyRegistrar min_total_duration_registrar{min_total_duration_strategy_info};
 StrategyInfo max_sum_throughput_perf_strategy_info() {

@@ -323,16 +323,23 @@ TEST_CASE("strategies::GavelPoliciesMore: every new policy keeps the invariants 
 TEST_CASE("strategies::GavelPoliciesMore: AlloX on multi-GPU jobs and an absent reference type are input errors",
           "[gavel]") {
   nlohmann::json doc = more_gavel_config(10, 3.0, true);
-  doc["strategies"] = nlohmann::json::parse(
-      R"([{"name": "allox"}, {"name": "min_total_duration", "params": {"reference_type": "a100"}}])");
+  doc["strategies"] = nlohmann::json::parse(R"([{"name": "allox"}])");
   const ExperimentConfig c = parse_experiment(doc, "gavel.json", "");
   const Workload wl = make_workload(c, 0, 1);
   REQUIRE(std::any_of(wl.jobs.begin(), wl.jobs.end(), [](const JobTruth& j) { return j.requested_gpus > 1; }));
   int violations = 0;
   CHECK_THROWS_WITH(more_checked_run(c, c.strategies[0], wl, violations),
                     Catch::Contains("allox: job") && Catch::Contains("runs only single-GPU jobs"));
-  CHECK_THROWS_WITH(more_checked_run(c, c.strategies[1], wl, violations),
-                    Catch::Contains("no GPU pool of type 'a100'"));
+  for (const char* name : {"min_total_duration", "finish_time_fairness"}) {  // refused with the config
+    doc["strategies"] = nlohmann::json::array({{{"name", name}, {"params", {{"reference_type", "a100"}}}}});
+    CHECK_THROWS_WITH(parse_experiment(doc, "gavel.json", ""),
+                      Catch::Contains("gavel.json: strategies[0]") && Catch::Contains("no GPU pool of type 'a100'"));
+    doc["strategies"] = nlohmann::json::array({name});  // Gavel's v100 by default
+    nlohmann::json without_v100 = doc;
+    without_v100["cluster"]["pools"].erase(0);
+    CHECK_THROWS_WITH(parse_experiment(without_v100, "gavel.json", ""), Catch::Contains("no GPU pool of type 'v100'"));
+    CHECK_NOTHROW(parse_experiment(doc, "gavel.json", ""));
+  }
   doc["strategies"] = nlohmann::json::parse(R"([{"name": "allox", "params": {"alpha": 2}}])");
   CHECK_THROWS_AS(parse_experiment(doc, "gavel.json", ""), InputError);
 }
