@@ -6,10 +6,12 @@
 
 #include <unistd.h>
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -342,4 +344,56 @@ TEST_CASE("strategies::GavelPoliciesMore: AlloX on multi-GPU jobs and an absent 
   }
   doc["strategies"] = nlohmann::json::parse(R"([{"name": "allox", "params": {"alpha": 2}}])");
   CHECK_THROWS_AS(parse_experiment(doc, "gavel.json", ""), InputError);
+}
+
+TEST_CASE("strategies::GavelAllox: the merged transportation LP reaches the matching's optimum over single GPUs",
+          "[gavel]") {
+  // Random instances (3-6 jobs, two types of 1-3 GPUs): the least total cost over every assignment of jobs to single
+  // GPUs, each queue in its best order (shortest q first: it carries the largest position), by enumeration, equals
+  // the LP's optimum, and no type has more queue heads than GPUs.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int trial = 0; trial < 60; ++trial) {
+    const std::size_t m = 3 + static_cast<std::size_t>(trial % 4);
+    const std::vector<int> n = {1 + trial % 3, 1 + (trial / 3) % 3};
+    std::vector<std::vector<double>> tput;
+    std::vector<double> remaining;
+    for (std::size_t i = 0; i < m; ++i) {
+      tput.push_back({0.5 + 4.0 * u(rng), 0.5 + 2.0 * u(rng)});
+      remaining.push_back(100.0 + 1000.0 * u(rng));
+    }
+    std::vector<std::size_t> gpu_type;  // one entry per GPU
+    for (std::size_t k = 0; k < 2; ++k)
+      gpu_type.insert(gpu_type.end(), static_cast<std::size_t>(n[k]), k);
+    const std::size_t w = gpu_type.size();
+    double best = 1e300;
+    std::vector<std::size_t> pick(m, 0);
+    for (std::size_t code = 0, total = static_cast<std::size_t>(std::pow(w, m)); code < total; ++code) {
+      std::size_t c = code;
+      for (std::size_t i = 0; i < m; ++i, c /= w)
+        pick[i] = c % w;
+      double cost = 0.0;
+      for (std::size_t g = 0; g < w; ++g) {
+        std::vector<double> q;
+        for (std::size_t i = 0; i < m; ++i)
+          if (pick[i] == g) q.push_back(remaining[i] / tput[i][gpu_type[g]]);
+        std::sort(q.begin(), q.end());
+        for (std::size_t r = 0; r < q.size(); ++r)
+          cost += static_cast<double>(q.size() - r) * q[r];
+      }
+      best = std::min(best, cost);
+    }
+    AlloxState state;
+    const GavelAllocation a =
+        allox_allocation(more_problem(tput, std::vector<int>(m, 1), n), std::vector<double>(m, 0.0), remaining, state);
+    INFO("trial " << trial);
+    REQUIRE(a.optimal);
+    CHECK(a.objective == Approx(best).epsilon(1e-9));
+    for (std::size_t k = 0; k < 2; ++k) {
+      double heads = 0.0;
+      for (const auto& row : a.x)
+        heads += row[k];
+      CHECK(heads <= n[k]);
+    }
+  }
 }
