@@ -292,6 +292,11 @@ TEST_CASE("strategies::GavelPriorityWeights: under LAS a job of weight 2 runs tw
     CHECK(r.jobs[0].finish == Approx(2520.0));
     CHECK(r.jobs[1].finish == Approx(3240.0));
   }
+  w.jobs[0].priority_weight = 1.0;  // equal weights: the jobs alternate
+  auto strat = find_strategy("max_min_fairness", "test").make(JsonReader(none, "test"));
+  auto beliefs = make_belief_source("oracle", "test");
+  const RunResult equal = simulate(w, *strat, *beliefs, ec);
+  CHECK(std::min(equal.jobs[0].finish, equal.jobs[1].finish) == Approx(2880.0));
 }
 
 TEST_CASE("strategies::GavelPoliciesMore: every new policy keeps the invariants on GPU pools and finishes every job",
