@@ -29,6 +29,9 @@ struct StrategyInfo {
   bool places_nodes = false;
   // Without gpu_types: why it cannot choose types (configs with cluster.pools refuse it with this reason).
   std::string no_gpu_types_reason;
+  // On a cluster with GPU pools: why the strategy's params do not fit the pools' GPU types ("" when they do), for
+  // configs to refuse it at its params (exit 2). Null: nothing to check.
+  std::function<std::string(const JsonReader& params, const std::vector<std::string>& gpu_types)> check_pools;
   // Builds a fresh instance (one per replicate). `params` is an object holding only keys from `params`.
   std::function<std::unique_ptr<Strategy>(const JsonReader& params)> make;
 };

@@ -68,7 +68,8 @@ struct JobPublic {
   int id = 0;
   std::string name;
   double arrival = 0.0;
-  int requested_gpus = 0;  // from a trace; 0 = none
+  int requested_gpus = 0;        // from a trace; 0 = none
+  double priority_weight = 1.0;  // from a Gavel trace (> 0); Gavel's max-min policies weigh jobs by it
   // The class's public facts as they hold for this job: max_gpus at most the cluster's GPUs; a goodput job's batch
   // the one it was submitted with and its GPUs capped by it; no convergence facts when the class reports no loss.
   ClassFacts cls;

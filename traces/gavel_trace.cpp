@@ -166,10 +166,7 @@ Trace read_gavel_trace(const std::string& path, const std::string& time_unit, st
       t.fail(row, "column 'arrival_time': " + t.text(row, c_arrival) + " " + time_unit +
                       " is beyond 1e12 s (about 31,700 years)");
     }
-    if (c_priority >= 0 && t.number(row, c_priority) != 1.0) {
-      t.fail(row, "column 'priority_weight': " + t.text(row, c_priority) +
-                      " (only 1 is supported: ringsched's Gavel policies give every job the same weight)");
-    }
+    if (c_priority >= 0) j.priority_weight = t.positive(row, c_priority);  // > 0 and finite, else exit 2
     if (c_slo >= 0 && t.number(row, c_slo) != -1.0) {
       t.fail(row, "column 'SLO': " + t.text(row, c_slo) + " (only -1, no SLO, is supported)");
     }

@@ -15,9 +15,9 @@ namespace ringsched {
 // Reads a Gavel trace; the layout is told by the first line's column count and every line must have it. Blank lines
 // are skipped. Arrival times (in `time_unit`, Gavel's seconds by default) must be finite, >= 0 and <= 1e12 s; rows
 // are sorted by arrival (stable) and shifted so the first arrives at 0. total_steps >= 1, scale_factor 1..2^20;
-// priority_weight must be 1 and SLO -1 (no SLO): neither is modelled, so another value is refused rather than
-// ignored. InputError naming file:line and the column for each. The file is streamed and every line checked; only the
-// first `keep` rows by arrival are held (0 = all: TraceRows).
+// priority_weight > 0 and finite (Gavel's max-min policies weigh jobs by it; default 1); SLO must be -1 (no SLO: not
+// modelled, so another value is refused rather than ignored). InputError naming file:line and the column for each. The
+// file is streamed and every line checked; only the first `keep` rows by arrival are held (0 = all: TraceRows).
 Trace read_gavel_trace(const std::string& path, const std::string& time_unit, std::size_t keep = 0);
 
 // The format object (registered by its file; tests call its methods directly).

@@ -18,14 +18,15 @@ std::string to_string(JobOutcome o);  // "unknown", "completed", "failed", "kill
 
 struct TraceJob {
   std::string name;
-  double submit_s = 0.0;     // seconds after the trace's first submission
-  double duration_s = -1.0;  // generic traces: run time on `gpus` GPUs; -1 = not given
-  int gpus = 0;              // GPUs asked for
-  std::string application;   // Pollux workloads: the application (class) name
-  double batch_size = 0.0;   // Pollux workloads: the job's global batch (its class's batch for non-goodput classes)
-  double steps = 0.0;        // Gavel traces: the job's total steps (total_steps)
-  int line = 0;              // line in the file
-  int attempts = 0;          // philly_log: the attempts the job log records (0 elsewhere)
+  double submit_s = 0.0;         // seconds after the trace's first submission
+  double duration_s = -1.0;      // generic traces: run time on `gpus` GPUs; -1 = not given
+  int gpus = 0;                  // GPUs asked for
+  std::string application;       // Pollux workloads: the application (class) name
+  double batch_size = 0.0;       // Pollux workloads: the job's global batch (its class's batch for non-goodput classes)
+  double steps = 0.0;            // Gavel traces: the job's total steps (total_steps)
+  double priority_weight = 1.0;  // Gavel traces: the job's priority weight (> 0, finite; 1 elsewhere)
+  int line = 0;                  // line in the file
+  int attempts = 0;              // philly_log: the attempts the job log records (0 elsewhere)
   JobOutcome outcome = JobOutcome::kUnknown;  // philly_log, acme: how it ended
   std::string user;                           // philly_log, acme: the user (a hash in both traces)
   std::string vc;                             // philly_log: the virtual cluster (a hash)

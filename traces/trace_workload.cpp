@@ -91,6 +91,7 @@ Workload workload_from_trace(const Trace& trace, std::shared_ptr<const Catalog> 
     j.class_index = plan.cls;
     const JobClass& c = cat.classes[static_cast<std::size_t>(plan.cls)];
     j.requested_gpus = plan.gpus;
+    j.priority_weight = tj.priority_weight;
     trace.format->fill_job(tj, c, plan.asked, spec.gpus_per_node, zw, j);
     j.speed_factor = std::exp(spec.speed_sigma * zs - 0.5 * spec.speed_sigma * spec.speed_sigma);
     w.jobs.push_back(j);

@@ -13,13 +13,14 @@ namespace ringsched {
 
 struct JobTruth {
   int id = 0;
-  double arrival = 0.0;     // seconds
-  int class_index = 0;      // into Workload::catalog->classes
-  double work_samples = 0;  // samples (reference-batch equivalent) to convergence
-  double speed_factor = 1;  // multiplies the class throughput (per-job noise)
-  int requested_gpus = 0;   // from a trace (0 = none); rigid strategies may use it
-  std::string name;         // from a trace, else "job-<id>"
-  double batch_size = 0.0;  // global batch the job was submitted with, from a trace (0 = its class's batch)
+  double arrival = 0.0;          // seconds
+  int class_index = 0;           // into Workload::catalog->classes
+  double work_samples = 0;       // samples (reference-batch equivalent) to convergence
+  double speed_factor = 1;       // multiplies the class throughput (per-job noise)
+  int requested_gpus = 0;        // from a trace (0 = none); rigid strategies may use it
+  std::string name;              // from a trace, else "job-<id>"
+  double batch_size = 0.0;       // global batch the job was submitted with, from a trace (0 = its class's batch)
+  double priority_weight = 1.0;  // from a Gavel trace (> 0); Gavel's max-min policies weigh jobs by it
 };
 
 struct Workload {

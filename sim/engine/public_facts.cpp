@@ -12,6 +12,7 @@ JobPublic public_facts(const JobTruth& t, const JobClass& c, int total_gpus) {
   p.name = t.name;
   p.arrival = t.arrival;
   p.requested_gpus = t.requested_gpus;
+  p.priority_weight = t.priority_weight;
   p.cls = c;  // the class's public part (ClassFacts): its truth does not fit
   p.cls.max_gpus = std::min(c.max_gpus, total_gpus);
   if (!c.convergence) {

@@ -474,6 +474,13 @@ void parse_strategies(const JsonReader& list, ExperimentConfig& c) {
       sr.fail("strategy '" + s.name + "' does not choose GPU types" + (why.empty() ? "" : " (" + why + ")") +
               ", so it cannot run on a cluster with cluster.pools (strategies that do: " + join_names(typed) + ")");
     }
+    if (const auto& check = find_strategy(s.name, sr.where()).check_pools; check && c.cluster.typed()) {
+      std::vector<std::string> types;
+      for (const GpuPool& pool : c.cluster.pools)
+        types.push_back(pool.gpu_type);
+      const std::string why = check(JsonReader(s.params, sr.file(), sr.path() + ".params"), types);
+      if (!why.empty()) sr.fail(why);
+    }
     for (const auto& other : c.strategies) {
       if (other.label == s.label) sr.fail("duplicate strategy label '" + s.label + "' (give a distinct \"label\")");
     }

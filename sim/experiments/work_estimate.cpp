@@ -107,8 +107,9 @@ WorkEstimate estimate_work(const ExperimentConfig& c) {
       estimate_arrivals(c, level, e);
   }
   if (c.scheduler.interval_s > 0.0) e.rounds = e.active_seconds / c.scheduler.interval_s;
-  static const std::array<const char*, 4> kLp = {"max_min_fairness", "max_min_fairness_perf",
-                                                 "finish_time_fairness_perf", "min_total_duration_perf"};
+  static const std::array<const char*, 8> kLp = {
+      "max_min_fairness",     "max_min_fairness_perf", "finish_time_fairness_perf", "min_total_duration_perf",
+      "finish_time_fairness", "min_total_duration",    "max_sum_throughput_perf",   "allox"};
   for (const StrategySpec& s : c.strategies) {
     if (std::find(kLp.begin(), kLp.end(), s.name) != kLp.end()) {
       e.lp_strategy = s.name;

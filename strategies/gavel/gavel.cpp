@@ -1,6 +1,8 @@
 // strategies/gavel/gavel.cpp — Gavel's (OSDI'20) round-based mechanism with its policies: `gavel_fifo`,
-// `gavel_fifo_perf`, `max_min_fairness` (LAS), `max_min_fairness_perf` (Gavel's heterogeneity-aware LAS) and
-// `finish_time_fairness_perf` and `min_total_duration_perf`. Run with
+// `gavel_fifo_perf`, `max_min_fairness` (LAS), `max_min_fairness_perf` (Gavel's heterogeneity-aware LAS),
+// `finish_time_fairness_perf`, `min_total_duration_perf`, their throughput-agnostic `finish_time_fairness` and
+// `min_total_duration`, `max_sum_throughput_perf`, `isolated`, `allox` and Shockwave's `gandiva_fair`
+// (gavel_policies_more.h). Run with
 // scheduler.interval_s = the round (360 s) on a cluster with GPU pools; configs label them with Gavel's names. Each
 // rule with its source in Gavel's scheduler/scheduler.py: docs/fidelity.md "Gavel".
 #include <algorithm>
@@ -11,14 +13,29 @@
 
 #include <boost/random/uniform_int_distribution.hpp>
 
+#include "models/input_error.h"
 #include "strategies/gavel/gavel_allocation.h"
+#include "strategies/gavel/gavel_policies_more.h"
 #include "strategies/registry.h"
 #include "workloads/rng.h"
 
 namespace ringsched {
 namespace {
 
-enum class GavelPolicy { kFifo, kFifoPerf, kLas, kLasPerf, kFtfPerf, kMakespanPerf };
+enum class GavelPolicy {
+  kFifo,
+  kFifoPerf,
+  kLas,
+  kLasPerf,
+  kFtfPerf,
+  kMakespanPerf,
+  kFtf,          // finish_time_fairness: the reference type's throughput on every type
+  kMakespan,     // min_total_duration: likewise
+  kMaxSumPerf,   // max_sum_throughput_perf
+  kIsolated,     // isolated
+  kAllox,        // allox
+  kGandivaFair,  // gandiva_fair (Shockwave's GandivaFairProportional)
+};
 
 struct JobState {
   std::vector<double> alloc;        // time fraction per pool (empty: not in the allocation)
@@ -46,6 +63,12 @@ class GavelRound final : public Strategy {
         shuffle_(make_rng(seed, Stream::kGavelJobs, 1)),
         fifo_rng_(make_rng(seed, Stream::kGavelJobs, 2)) {}
   [[nodiscard]] std::string name() const override { return name_; }
+  // The agnostic policies' reference type (Gavel's 'v100'); AlloX's alpha (allox_alpha=...: the share of the
+  // waiting jobs it matches, at least as many as free GPUs).
+  void options(std::string reference_type, double alpha) {
+    reference_type_ = std::move(reference_type);
+    alpha_ = alpha;
+  }
 
   Decision decide(const Snapshot& s) override {
     if (s.pools.empty()) throw std::logic_error(name_ + " needs a cluster with GPU pools (cluster.pools)");
@@ -61,7 +84,13 @@ class GavelRound final : public Strategy {
 
  private:
   [[nodiscard]] bool fifo() const { return policy_ == GavelPolicy::kFifo || policy_ == GavelPolicy::kFifoPerf; }
-  [[nodiscard]] bool perf() const { return policy_ != GavelPolicy::kFifo && policy_ != GavelPolicy::kLas; }
+  // Gavel's policy name has "Perf" (the scheduler then keeps the type order; the agnostic ones shuffle it). AlloX's
+  // is "AlloX_Perf"; `isolated`'s "Isolated", the agnostic ones' "MinTotalDuration" and "FinishTimeFairness".
+  [[nodiscard]] bool perf() const {
+    return policy_ != GavelPolicy::kFifo && policy_ != GavelPolicy::kLas && policy_ != GavelPolicy::kFtf &&
+           policy_ != GavelPolicy::kMakespan && policy_ != GavelPolicy::kIsolated &&
+           policy_ != GavelPolicy::kGandivaFair;
+  }
 
   // Each snapshot job's believed throughput on each pool at its scale factor (JobState::tput), read once per decision
   // (the round walks every job on every type), or once for good when its belief never changes (Belief::fixed).
@@ -122,10 +151,17 @@ class GavelRound final : public Strategy {
     need_update_ = false;
     if (fifo()) {
       allocate_fifo(s);
-    } else if (policy_ == GavelPolicy::kFtfPerf) {
+    } else if (policy_ == GavelPolicy::kFtfPerf || policy_ == GavelPolicy::kFtf) {
       allocate_ftf(s);
-    } else if (policy_ == GavelPolicy::kMakespanPerf) {
+    } else if (policy_ == GavelPolicy::kMakespanPerf || policy_ == GavelPolicy::kMakespan) {
       allocate_makespan(s);
+    } else if (policy_ == GavelPolicy::kMaxSumPerf || policy_ == GavelPolicy::kIsolated) {
+      set_allocation(
+          s, policy_ == GavelPolicy::kIsolated ? isolated_allocation(problem(s)) : max_sum_throughput(problem(s)));
+    } else if (policy_ == GavelPolicy::kGandivaFair) {
+      set_allocation(s, gandiva_fair_allocation(problem(s)));
+    } else if (policy_ == GavelPolicy::kAllox) {
+      allocate_allox(s);
     } else {
       allocate_las(s);
     }
@@ -139,11 +175,42 @@ class GavelRound final : public Strategy {
       p.throughput.push_back(tput(i));
     for (const JobView& j : s.jobs) {
       p.scale_factor.push_back(std::max(1, j.pub->requested_gpus));
-      p.priority_weight.push_back(1.0);
+      p.priority_weight.push_back(j.pub->priority_weight);
       p.ids.push_back(j.pub->id);
     }
     p.centre = centre_;
+    if (policy_ == GavelPolicy::kFtf || policy_ == GavelPolicy::kMakespan) return agnostic(s, p);
     return p;
+  }
+
+  // The throughput-agnostic policies' problem: the reference type's throughput on every type (Gavel's 'v100').
+  [[nodiscard]] GavelProblem agnostic(const Snapshot& s, const GavelProblem& p) const {
+    for (std::size_t k = 0; k < s.pools.size(); ++k)
+      if (s.pools[k].gpu_type == reference_type_) return with_reference_throughputs(p, k);
+    throw InputError(name_ + ": no GPU pool of type '" + reference_type_ +
+                     "' (param reference_type: the type whose throughput the throughput-agnostic policy plans with)");
+  }
+
+  void set_allocation(const Snapshot& s, const GavelAllocation& a) {
+    if (!a.optimal) unsolved(s, a.status);
+    for (std::size_t i = 0; i < s.jobs.size(); ++i)
+      state_[i]->alloc = a.x[i];
+  }
+
+  // AlloX (allox.py): single-GPU jobs only, each kept on its type once it heads a GPU's queue.
+  void allocate_allox(const Snapshot& s) {
+    std::vector<double> since(s.jobs.size());
+    std::vector<double> remaining(s.jobs.size());
+    for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+      const JobPublic& j = *s.jobs[i].pub;
+      if (std::max(1, j.requested_gpus) != 1) {
+        throw InputError(name_ + ": job " + j.name + " asks for " + std::to_string(j.requested_gpus) +
+                         " GPUs; AlloX (allox.py) runs only single-GPU jobs");
+      }
+      since[i] = s.now - j.arrival;
+      remaining[i] = believed_remaining(s.jobs[i]);
+    }
+    set_allocation(s, allox_allocation(problem(s), since, remaining, allox_, alpha_));
   }
 
   void allocate_las(const Snapshot& s) {
@@ -304,6 +371,9 @@ class GavelRound final : public Strategy {
   double reset_s_;
   Rng shuffle_;
   Rng fifo_rng_;                          // gavel_fifo's candidate draw (FIFOPolicy's own random.Random(seed))
+  std::string reference_type_ = "v100";   // finish_time_fairness, min_total_duration: the type planned with
+  double alpha_ = 1.0;                    // allox
+  AlloxState allox_;                      // allox: each job's last allocation
   std::map<int, std::size_t> fifo_type_;  // FIFO: each allocated job's pool (finished ones until the next allocation)
   GavelWarmStart warm_;                   // max-min, finish-time fairness: the last program's basis by job
   double ftf_last_ = 0.0;                 // finish-time fairness: the last optimum, bracketed first next time
@@ -433,7 +503,8 @@ Decision GavelRound::schedule(const Snapshot& s) {
   return d;
 }
 
-StrategyInfo gavel_info(const std::string& name, GavelPolicy policy, const std::string& what) {
+StrategyInfo gavel_info(const std::string& name, GavelPolicy policy, const std::string& what,
+                        const std::vector<std::string>& extra = {}, bool agnostic = false) {
   StrategyInfo info;
   info.name = name;
   info.description =
@@ -446,16 +517,29 @@ StrategyInfo gavel_info(const std::string& name, GavelPolicy policy, const std::
       "interior-point solver ECOS returns; \"vertex\": CLP's simplex vertex, warm-started, faster).";
   info.default_beliefs = "oracle";
   info.params = {"round_s", "reset_s", "seed", "lp_point"};
+  info.params.insert(info.params.end(), extra.begin(), extra.end());
   info.gpu_types = true;
   info.needs_gpu_types = true;
+  if (agnostic) {  // the reference type must be a pool's (a run would stop at its first allocation)
+    info.check_pools = [](const JsonReader& p, const std::vector<std::string>& types) -> std::string {
+      const std::string ref = p.string_or("reference_type", "v100");
+      if (std::find(types.begin(), types.end(), ref) != types.end()) return "";
+      return "no GPU pool of type '" + ref + "', the type whose throughput on every type the throughput-agnostic " +
+             "policy plans with (params.reference_type; Gavel's is v100)";
+    };
+  }
   info.make = [name, policy](const JsonReader& p) -> std::unique_ptr<Strategy> {
     const std::string point = p.string_or("lp_point", "centre");
     if (point != "vertex" && point != "centre") {
       p.at("lp_point").fail("must be \"vertex\" or \"centre\", not \"" + point + "\"");
     }
-    return std::make_unique<GavelRound>(
+    auto round = std::make_unique<GavelRound>(
         policy, name, p.positive_or("round_s", 360.0), p.non_negative_or("reset_s", 1920.0),
         static_cast<std::uint64_t>(p.integer_in_or("seed", 0, 1 << 30, 0)), point == "centre");
+    const double alpha = p.positive_or("alpha", 1.0);
+    if (alpha > 1.0) p.at("alpha").fail("must be in (0, 1] (the share of waiting jobs AlloX matches)");
+    round->options(p.string_or("reference_type", "v100"), alpha);
+    return round;
   };
   return info;
 }
@@ -496,5 +580,46 @@ StrategyInfo max_min_fairness_perf_strategy_info() {
                     "relative to a capacity-proportional share (an LP).");
 }
 const StrategyRegistrar max_min_fairness_perf_registrar{max_min_fairness_perf_strategy_info};
+
+StrategyInfo finish_time_fairness_strategy_info() {
+  return gavel_info("finish_time_fairness", GavelPolicy::kFtf,
+                    "Gavel's `finish_time_fairness` (Themis-like, throughput-agnostic): finish_time_fairness_perf "
+                    "planned with each job's reference-type throughput on every type. Param reference_type "
+                    "(default v100).",
+                    {"reference_type"}, true);
+}
+const StrategyRegistrar finish_time_fairness_registrar{finish_time_fairness_strategy_info};
+StrategyInfo min_total_duration_strategy_info() {
+  return gavel_info("min_total_duration", GavelPolicy::kMakespan,
+                    "Gavel's `min_total_duration` (throughput-agnostic makespan): min_total_duration_perf planned with "
+                    "each job's reference-type throughput on every type. Param reference_type (default v100).",
+                    {"reference_type"}, true);
+}
+const StrategyRegistrar min_total_duration_registrar{min_total_duration_strategy_info};
+StrategyInfo max_sum_throughput_perf_strategy_info() {
+  return gavel_info("max_sum_throughput_perf", GavelPolicy::kMaxSumPerf,
+                    "Gavel's `max_sum_throughput_perf`: time fractions per type that maximise the cluster's total "
+                    "throughput in steps/s (an LP).");
+}
+const StrategyRegistrar max_sum_throughput_perf_registrar{max_sum_throughput_perf_strategy_info};
+StrategyInfo isolated_strategy_info() {
+  return gavel_info("isolated", GavelPolicy::kIsolated,
+                    "Gavel's `isolated`: every job an equal 1/m share of every type's GPUs (no program).");
+}
+const StrategyRegistrar isolated_registrar{isolated_strategy_info};
+StrategyInfo allox_strategy_info() {
+  return gavel_info("allox", GavelPolicy::kAllox,
+                    "Gavel's `allox` (AlloX): waiting single-GPU jobs matched to free GPUs' queues at least total "
+                    "completion time (an assignment LP); a queue's head keeps its GPU type until it ends. Param alpha "
+                    "(default 1: the share of waiting jobs matched).",
+                    {"alpha"});
+}
+const StrategyRegistrar allox_registrar{allox_strategy_info};
+StrategyInfo gandiva_fair_strategy_info() {
+  return gavel_info("gandiva_fair", GavelPolicy::kGandivaFair,
+                    "Shockwave's `gandiva_fair` (GandivaFairProportional): every job an equal 1/m time share of "
+                    "every type, whatever its GPUs (no program).");
+}
+const StrategyRegistrar gandiva_fair_registrar{gandiva_fair_strategy_info};
 
 }  // namespace ringsched

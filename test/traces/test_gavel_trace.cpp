@@ -101,8 +101,13 @@ TEST_CASE("traces::GavelTrace: bad lines fail with file, line and column", "[tra
                     Catch::Contains("far.trace:1: column 'arrival_time': 1e13 s is beyond 1e12 s"));
   CHECK_THROWS_WITH(read_gavel_trace(write_gavel_trace("sf.trace", "A3C\tcmd\t--n\t1\t10\t0\t0\n"), "s"),
                     Catch::Contains("sf.trace:1: column 'scale_factor'"));
-  CHECK_THROWS_WITH(read_gavel_trace(write_gavel_trace("prio.trace", "A3C\tcmd\tdir\t--n\t1\t100\t1\t5\t-1\t0\n"), "s"),
-                    Catch::Contains("prio.trace:1: column 'priority_weight': 5 (only 1 is supported"));
+  for (const char* w : {"0", "-1", "nan", "inf"}) {  // a priority weight must be > 0 and finite
+    INFO(w);
+    CHECK_THROWS_WITH(
+        read_gavel_trace(
+            write_gavel_trace("prio.trace", std::string("A3C\tcmd\tdir\t--n\t1\t100\t1\t") + w + "\t-1\t0\n"), "s"),
+        Catch::Contains("prio.trace:1: column 'priority_weight'"));
+  }
   CHECK_THROWS_WITH(read_gavel_trace(write_gavel_trace("slo.trace", "A3C\tcmd\tdir\t--n\t1\t100\t1\t1\t1.2\t0\n"), "s"),
                     Catch::Contains("slo.trace:1: column 'SLO': 1.2 (only -1"));
   CHECK_THROWS_WITH(read_gavel_trace(write_gavel_trace("empty.trace", "\n\n"), "s"), Catch::Contains("empty trace"));
