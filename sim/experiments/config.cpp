@@ -347,6 +347,36 @@ bool resolve_rate(const JsonReader& holder, const ExperimentConfig& c, LevelSpec
   return false;
 }
 
+// workload.arrival of process "gavel": whose random streams (streams: "boost", the default, or "python": Gavel's own
+// draws), and with python streams the job table's order (job_table: "published", the default, or "current") and
+// Gavel's seed of the run's first seed (first_seed, default 0). Python streams need every model of the job table as
+// a class of the catalog.
+void parse_gavel_streams(const JsonReader& arrival, ExperimentConfig& c) {
+  const std::string streams = arrival.string_or("streams", "boost");
+  if (streams != "boost" && streams != "python") {
+    arrival.at("streams").fail("unknown streams '" + streams + "' (valid: boost, python)");
+  }
+  c.workload.gavel_streams = streams == "python" ? GavelStreams::kPython : GavelStreams::kBoost;
+  if (c.workload.gavel_streams == GavelStreams::kBoost) {
+    for (const char* key : {"job_table", "first_seed"}) {
+      if (arrival.has(key)) arrival.at(key).fail("only with \"streams\": \"python\"");
+    }
+    return;
+  }
+  const std::string table = arrival.string_or("job_table", "published");
+  if (table != "published" && table != "current") {
+    arrival.at("job_table").fail("unknown job table order '" + table + "' (valid: published, current)");
+  }
+  c.workload.gavel_job_table = table == "current" ? GavelJobTable::kCurrent : GavelJobTable::kPublished;
+  c.workload.gavel_first_seed =
+      static_cast<std::uint64_t>(arrival.integer_in_or("first_seed", 0, std::int64_t{1} << 53, 0));
+  try {
+    (void)gavel_table_classes(*c.workload.catalog, c.workload.gavel_job_table);
+  } catch (const InputError& e) {
+    arrival.at("streams").fail(e.what());
+  }
+}
+
 // workload.arrival of process "gavel": multi-GPU jobs or not, and the GPU type durations are measured on (a type
 // every class has a speed on).
 void parse_gavel_arrival(const JsonReader& arrival, ExperimentConfig& c) {
@@ -364,6 +394,7 @@ void parse_gavel_arrival(const JsonReader& arrival, ExperimentConfig& c) {
                 "', which Gavel's generator measures durations on (use \"catalog\": \"gavel\")");
     }
   }
+  parse_gavel_streams(arrival, c);
 }
 
 void parse_levels(const JsonReader& r, ExperimentConfig& c) {
@@ -375,14 +406,15 @@ void parse_levels(const JsonReader& r, ExperimentConfig& c) {
     return;
   }
   const auto arrival = wl.at("arrival");
-  arrival.expect_object({"process", "load", "rate_per_hour", "multi_gpu", "reference_gpu_type"});
+  arrival.expect_object(
+      {"process", "load", "rate_per_hour", "multi_gpu", "reference_gpu_type", "streams", "job_table", "first_seed"});
   const auto process = arrival.at("process");
   c.workload.arrival_process = process.as_string();
   if (c.workload.arrival_process != "poisson" && c.workload.arrival_process != "gavel") {
     process.fail("unknown arrival process '" + process.as_string() + "' (valid: poisson, gavel)");
   }
   const bool gavel = c.workload.arrival_process == "gavel";
-  for (const char* key : {"multi_gpu", "reference_gpu_type"}) {
+  for (const char* key : {"multi_gpu", "reference_gpu_type", "streams", "job_table", "first_seed"}) {
     if (!gavel && arrival.has(key)) arrival.at(key).fail("only with \"process\": \"gavel\"");
   }
   if (gavel) parse_gavel_arrival(arrival, c);

@@ -17,6 +17,7 @@
 #include "sim/engine/engine.h"
 #include "sim/engine/metrics.h"
 #include "traces/trace_workload.h"
+#include "workloads/gavel_jobs.h"
 
 namespace ringsched {
 
@@ -45,11 +46,15 @@ struct WorkloadConfig {
   std::string trace_file;                  // workload.trace.file as written in the config (for outputs)
   TraceNotes trace_notes;                  // what the run does to the trace (truncation, oversize, offered load)
   // workload.arrival.process: "poisson" (each job's class by weight, its work the class's) or "gavel" (Gavel's job
-  // generator, workloads/gavel_jobs.h, with arrival.multi_gpu and arrival.reference_gpu_type).
+  // generator, workloads/gavel_jobs.h, with arrival.multi_gpu, arrival.reference_gpu_type, arrival.streams,
+  // arrival.job_table and arrival.first_seed).
   std::string arrival_process = "poisson";
   bool gavel_multi_gpu = false;
   std::string gavel_reference_type = "v100";
-  MeasureWindow measure;  // workload.measure: the jobs the JCT metrics are taken over
+  GavelStreams gavel_streams = GavelStreams::kBoost;
+  GavelJobTable gavel_job_table = GavelJobTable::kPublished;
+  std::uint64_t gavel_first_seed = 0;  // python streams: Gavel's seed of the run's first seed (then +1 per seed)
+  MeasureWindow measure;               // workload.measure: the jobs the JCT metrics are taken over
 };
 
 // `beliefs`: how the belief sources are built.

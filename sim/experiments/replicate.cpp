@@ -28,6 +28,13 @@ Workload make_workload(const ExperimentConfig& config, int level, std::uint64_t 
     g.jobs = w.jobs;
     g.multi_gpu = w.gavel_multi_gpu;
     g.reference_type = w.gavel_reference_type;
+    g.streams = w.gavel_streams;
+    g.job_table = w.gavel_job_table;
+    if (w.gavel_streams == GavelStreams::kPython) {
+      // Gavel's seeds: the run's first seed (base_seed) draws first_seed, the next one first_seed + 1, ...
+      if (seed < config.base_seed) throw std::invalid_argument("make_workload: seed below the config's base_seed");
+      return generate_gavel_workload(w.catalog, g, w.gavel_first_seed + (seed - config.base_seed));
+    }
     return generate_gavel_workload(w.catalog, g, seed);
   }
   PoissonSpec spec;
