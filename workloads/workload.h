@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "workloads/catalog.h"
+#include "workloads/epoch_schedule.h"
 
 namespace ringsched {
 
@@ -20,6 +21,8 @@ struct JobTruth {
   int requested_gpus = 0;   // from a trace (0 = none); rigid strategies may use it
   std::string name;         // from a trace, else "job-<id>"
   double batch_size = 0.0;  // global batch the job was submitted with, from a trace (0 = its class's batch)
+  // A speed that changes at epoch boundaries (Shockwave traces: workloads/epoch_schedule.h); null = constant speed.
+  std::shared_ptr<const EpochSchedule> schedule;
 };
 
 struct Workload {

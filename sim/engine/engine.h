@@ -83,6 +83,9 @@ struct JobResult {
   double contention_slowdown = 1.0;
   bool shared_link = false;
   JobFailureStats failure;  // all 0 without cluster.failures
+  // Shockwave traces: the job's run time alone as Shockwave defines it (the sum of its epochs' durations), the base
+  // of its finish-time fairness rho (sim/engine/fairness_metric.h); 0 for other jobs.
+  double isolated_s = 0.0;
 };
 
 // kFail: a node under the job failed (cluster.failures): to 0 GPUs, as a preemption.
