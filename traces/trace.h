@@ -32,7 +32,7 @@ struct TraceJob {
   std::string user;                           // philly_log, acme: the user (a hash in both traces)
   std::string vc;                             // philly_log: the virtual cluster (a hash)
   // shockwave: the job's batch-size schedule and the speed factor of each phase (workloads/epoch_schedule.h).
-  std::shared_ptr<const EpochSchedule> schedule;
+  std::shared_ptr<const EpochSchedule> schedule = nullptr;
 };
 
 // Rows of a file that are not jobs of the workload, by reason (formats recording outcomes; every row is counted,

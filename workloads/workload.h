@@ -22,7 +22,7 @@ struct JobTruth {
   std::string name;         // from a trace, else "job-<id>"
   double batch_size = 0.0;  // global batch the job was submitted with, from a trace (0 = its class's batch)
   // A speed that changes at epoch boundaries (Shockwave traces: workloads/epoch_schedule.h); null = constant speed.
-  std::shared_ptr<const EpochSchedule> schedule;
+  std::shared_ptr<const EpochSchedule> schedule = nullptr;
 };
 
 struct Workload {
