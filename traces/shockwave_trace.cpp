@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "models/scale_table.h"
 #include "workloads/io/csv.h"
 #include "workloads/io/input_file.h"
 #include "workloads/shockwave.h"
@@ -80,7 +81,7 @@ void for_each_shockwave_line(const std::string& path,
 }
 
 // "16,16,32" -> {16, 16, 32}: positive integers up to 2^20, at most kShockwaveMaxEpochs.
-std::vector<int> parse_batch_schedule(const CsvTable& t, const CsvRow& row, int col) {
+std::vector<int> parse_shockwave_batch_column(const CsvTable& t, const CsvRow& row, int col) {
   const std::string& text = t.text(row, col);
   std::vector<int> out;
   for (std::size_t start = 0; start <= text.size();) {
@@ -99,12 +100,18 @@ std::vector<int> parse_batch_schedule(const CsvTable& t, const CsvRow& row, int 
 }
 
 // The job's steps per second at batch b on `gpus` GPUs: the catalog's class of that job type, on V100s where it has
-// them (Shockwave's simulator reads only the V100 throughputs), else its reference speed; 0 without the class.
+// them (Shockwave's simulator reads only the V100 throughputs), else its reference speed; 0 without the class or,
+// for a throughputs table, without a measurement at that scale factor.
 double shockwave_batch_rate(const Catalog& cat, const std::string& model, int b, int gpus) {
   const int cls = cat.find(model + " (batch size " + std::to_string(b) + ")");
   if (cls < 0) return 0.0;
   const JobClass& c = cat.classes[static_cast<std::size_t>(cls)];
-  return speed_on(c, "v100") != nullptr ? class_throughput_on(c, "v100", gpus, 1) : class_throughput(c, gpus, 1);
+  const models::StepTimeModel* v100 = speed_on(c, "v100");
+  // A throughputs table answers only at the scale factors it measured, as Shockwave's look-up does (another is a
+  // KeyError there); the table's value is steps per second of a batch-1 class.
+  if (const auto* table = dynamic_cast<const models::ScaleTableStepTime*>(v100))
+    return table->measured(gpus) * global_batch(c, gpus);
+  return v100 != nullptr ? class_throughput_on(c, "v100", gpus, 1) : class_throughput(c, gpus, 1);
 }
 
 // One row's job: its fields checked, its batch schedule (given or by its mode's rule) and speeds.
@@ -144,7 +151,7 @@ TraceJob shockwave_row(const CsvTable& t, const CsvRow& row, double unit, const 
   try {
     std::vector<int> batches;
     if (t.header.size() == 13) {
-      batches = parse_batch_schedule(t, row, 12);
+      batches = parse_shockwave_batch_column(t, row, 12);
       if (batches.size() < static_cast<std::size_t>(n)) {
         t.fail(row, "column 'batch_schedule': " + std::to_string(batches.size()) +
                         " batch sizes, shorter than the job's " + std::to_string(n) + " epochs");

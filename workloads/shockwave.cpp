@@ -46,44 +46,44 @@ struct GnsCase {
   int after;  // the case applies when the job has more epochs than this
   std::vector<GnsStage> stages;
 };
-constexpr int kToEnd = -1;
+constexpr int kGnsToEnd = -1;
 
 // get_gns_bs_pattern's cases, in its order (one per model, initial batch and scale factor).
 const std::vector<GnsCase>& gns_cases() {
   static const std::vector<GnsCase> cases = {
-      {"ResNet-18", 16, 1, 31, {{31, 41, 2}, {41, 51, 4}, {51, 71, 8}, {71, kToEnd, 16}}},
-      {"ResNet-18", 32, 1, 21, {{21, 31, 2}, {31, 51, 4}, {51, kToEnd, 8}}},
-      {"ResNet-18", 64, 1, 11, {{11, 31, 2}, {31, kToEnd, 4}}},
-      {"ResNet-18", 128, 1, 11, {{11, kToEnd, 2}}},
-      {"ResNet-18", 16, 2, 21, {{21, 31, 2}, {31, 91, 4}, {91, 111, 8}, {111, kToEnd, 16}}},
-      {"ResNet-18", 32, 2, 11, {{11, 21, 2}, {21, 41, 4}, {41, kToEnd, 8}}},
-      {"ResNet-18", 64, 2, 21, {{21, 41, 2}, {41, kToEnd, 4}}},
-      {"ResNet-18", 128, 2, 41, {{41, kToEnd, 2}}},
-      {"ResNet-18", 16, 4, 11, {{11, 21, 2}, {21, 81, 4}, {81, 91, 8}, {91, kToEnd, 16}}},
-      {"ResNet-18", 32, 4, 21, {{21, 31, 2}, {31, 61, 4}, {61, kToEnd, 8}}},
-      {"ResNet-18", 64, 4, 11, {{11, 61, 2}, {61, kToEnd, 4}}},
-      {"ResNet-18", 128, 4, 11, {{11, kToEnd, 2}}},
-      {"ResNet-50", 64, 1, 101, {{101, kToEnd, 2}}},
-      {"ResNet-50", 32, 2, 101, {{101, 111, 2}, {111, kToEnd, 4}}},
-      {"ResNet-50", 64, 2, 81, {{81, kToEnd, 2}}},
-      {"ResNet-50", 32, 4, 131, {{131, 221, 2}, {221, kToEnd, 4}}},
-      {"ResNet-50", 64, 4, 191, {{191, kToEnd, 2}}},
-      {"LM", 5, 1, 31, {{31, 41, 2}, {41, 61, 4}, {61, 71, 8}, {71, kToEnd, 16}}},
-      {"LM", 10, 1, 11, {{11, 21, 2}, {21, 41, 4}, {41, kToEnd, 8}}},
-      {"LM", 20, 1, 11, {{11, 41, 2}, {41, kToEnd, 4}}},
-      {"LM", 40, 1, 11, {{11, kToEnd, 2}}},
-      {"LM", 5, 2, 31, {{31, 51, 2}, {51, 61, 4}, {61, 71, 8}, {71, kToEnd, 16}}},
-      {"LM", 10, 2, 11, {{11, 31, 2}, {31, 41, 4}, {41, kToEnd, 8}}},
-      {"LM", 20, 2, 31, {{31, 41, 2}, {41, kToEnd, 4}}},
-      {"LM", 40, 2, 11, {{11, kToEnd, 2}}},
-      {"LM", 5, 4, 11, {{11, 31, 2}, {31, 71, 4}, {71, 91, 8}, {91, kToEnd, 16}}},
-      {"LM", 10, 4, 11, {{11, 31, 2}, {31, 61, 4}, {61, kToEnd, 8}}},
-      {"LM", 20, 4, 11, {{11, 61, 2}, {61, kToEnd, 4}}},
-      {"LM", 40, 4, 61, {{61, kToEnd, 2}}},
-      {"Recommendation", 512, 1, 21, {{21, 41, 2}, {41, 71, 4}, {71, 91, 8}, {91, kToEnd, 16}}},
-      {"Recommendation", 1024, 1, 21, {{21, 51, 2}, {51, 91, 4}, {91, kToEnd, 8}}},
-      {"Recommendation", 2048, 1, 21, {{21, 41, 2}, {41, kToEnd, 4}}},
-      {"Recommendation", 4096, 1, 41, {{41, kToEnd, 2}}},
+      {"ResNet-18", 16, 1, 31, {{31, 41, 2}, {41, 51, 4}, {51, 71, 8}, {71, kGnsToEnd, 16}}},
+      {"ResNet-18", 32, 1, 21, {{21, 31, 2}, {31, 51, 4}, {51, kGnsToEnd, 8}}},
+      {"ResNet-18", 64, 1, 11, {{11, 31, 2}, {31, kGnsToEnd, 4}}},
+      {"ResNet-18", 128, 1, 11, {{11, kGnsToEnd, 2}}},
+      {"ResNet-18", 16, 2, 21, {{21, 31, 2}, {31, 91, 4}, {91, 111, 8}, {111, kGnsToEnd, 16}}},
+      {"ResNet-18", 32, 2, 11, {{11, 21, 2}, {21, 41, 4}, {41, kGnsToEnd, 8}}},
+      {"ResNet-18", 64, 2, 21, {{21, 41, 2}, {41, kGnsToEnd, 4}}},
+      {"ResNet-18", 128, 2, 41, {{41, kGnsToEnd, 2}}},
+      {"ResNet-18", 16, 4, 11, {{11, 21, 2}, {21, 81, 4}, {81, 91, 8}, {91, kGnsToEnd, 16}}},
+      {"ResNet-18", 32, 4, 21, {{21, 31, 2}, {31, 61, 4}, {61, kGnsToEnd, 8}}},
+      {"ResNet-18", 64, 4, 11, {{11, 61, 2}, {61, kGnsToEnd, 4}}},
+      {"ResNet-18", 128, 4, 11, {{11, kGnsToEnd, 2}}},
+      {"ResNet-50", 64, 1, 101, {{101, kGnsToEnd, 2}}},
+      {"ResNet-50", 32, 2, 101, {{101, 111, 2}, {111, kGnsToEnd, 4}}},
+      {"ResNet-50", 64, 2, 81, {{81, kGnsToEnd, 2}}},
+      {"ResNet-50", 32, 4, 131, {{131, 221, 2}, {221, kGnsToEnd, 4}}},
+      {"ResNet-50", 64, 4, 191, {{191, kGnsToEnd, 2}}},
+      {"LM", 5, 1, 31, {{31, 41, 2}, {41, 61, 4}, {61, 71, 8}, {71, kGnsToEnd, 16}}},
+      {"LM", 10, 1, 11, {{11, 21, 2}, {21, 41, 4}, {41, kGnsToEnd, 8}}},
+      {"LM", 20, 1, 11, {{11, 41, 2}, {41, kGnsToEnd, 4}}},
+      {"LM", 40, 1, 11, {{11, kGnsToEnd, 2}}},
+      {"LM", 5, 2, 31, {{31, 51, 2}, {51, 61, 4}, {61, 71, 8}, {71, kGnsToEnd, 16}}},
+      {"LM", 10, 2, 11, {{11, 31, 2}, {31, 41, 4}, {41, kGnsToEnd, 8}}},
+      {"LM", 20, 2, 31, {{31, 41, 2}, {41, kGnsToEnd, 4}}},
+      {"LM", 40, 2, 11, {{11, kGnsToEnd, 2}}},
+      {"LM", 5, 4, 11, {{11, 31, 2}, {31, 71, 4}, {71, 91, 8}, {91, kGnsToEnd, 16}}},
+      {"LM", 10, 4, 11, {{11, 31, 2}, {31, 61, 4}, {61, kGnsToEnd, 8}}},
+      {"LM", 20, 4, 11, {{11, 61, 2}, {61, kGnsToEnd, 4}}},
+      {"LM", 40, 4, 61, {{61, kGnsToEnd, 2}}},
+      {"Recommendation", 512, 1, 21, {{21, 41, 2}, {41, 71, 4}, {71, 91, 8}, {91, kGnsToEnd, 16}}},
+      {"Recommendation", 1024, 1, 21, {{21, 51, 2}, {51, 91, 4}, {91, kGnsToEnd, 8}}},
+      {"Recommendation", 2048, 1, 21, {{21, 41, 2}, {41, kGnsToEnd, 4}}},
+      {"Recommendation", 4096, 1, 41, {{41, kGnsToEnd, 2}}},
   };
   return cases;
 }
@@ -100,7 +100,7 @@ std::vector<int> gns_batches(const std::string& model, int batch, int epochs, in
     if (model != c.model || batch != c.batch || scale_factor != c.scale_factor || epochs <= c.after) continue;
     for (std::size_t k = 0; k < c.stages.size(); ++k) {
       const GnsStage& s = c.stages[k];
-      const int end = s.end == kToEnd ? epochs : std::min(s.end, epochs);
+      const int end = s.end == kGnsToEnd ? epochs : std::min(s.end, epochs);
       const int stop = k == 0 ? end : std::min(end, epochs - 1);
       for (int e = s.first; e < stop; ++e)
         out[static_cast<std::size_t>(e)] = batch * s.multiplier;

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/engine.h"
 #include "sim/engine/goodput_job.h"
+#include "sim/engine/job_result.h"
 #include "strategies/strategy.h"
 #include "workloads/workload.h"
 

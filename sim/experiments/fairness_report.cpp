@@ -3,15 +3,10 @@
 
 #include <sstream>
 
-#include "traces/trace_format.h"
+#include "sim/experiments/trace_kind.h"
 #include "workloads/io/number_text.h"
 
 namespace ringsched {
-
-bool has_shockwave_trace(const ExperimentConfig& c) {
-  return c.workload.trace != nullptr && c.workload.trace->format != nullptr &&
-         c.workload.trace->format->name() == "shockwave";
-}
 
 std::string render_fairness_report(const ExperimentConfig& c, const ExperimentResult& r, Format f) {
   if (!has_shockwave_trace(c) || f == Format::kJson) return "";

@@ -11,8 +11,6 @@
 
 namespace ringsched {
 
-// Whether the experiment replays a Shockwave trace (jobs.csv then has `rho` before `measured`).
-bool has_shockwave_trace(const ExperimentConfig& c);
 // Markdown or CSV (JSON: empty: summary.json has no such block). Empty without a Shockwave trace.
 std::string render_fairness_report(const ExperimentConfig& c, const ExperimentResult& r, Format f);
 

@@ -12,7 +12,7 @@
 #include "sim/experiments/belief_checks.h"
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/failure_summary.h"
-#include "sim/experiments/fairness_report.h"
+#include "sim/experiments/trace_kind.h"
 #include "sim/experiments/trace_outcome_report.h"
 #include "traces/trace_format.h"
 #include "workloads/io/number_text.h"
