@@ -12,6 +12,7 @@
 #include <string>
 
 #include "test/input_error_of.h"
+#include "test/sim/cli_util.h"
 #include "traces/shockwave_trace.h"
 #include "traces/trace_workload.h"
 #include "workloads/shockwave.h"
@@ -134,4 +135,25 @@ TEST_CASE("traces::ShockwaveTrace: bad lines fail with file, line and column", "
   // Recommendation is measured on 1 GPU only: at 2 its batch has no throughput.
   const std::string tput = err("tput.trace", sw_row("Recommendation (batch size 512)", "100", "2", "static", "0"));
   CHECK_THAT(tput, Catch::Contains("tput.trace:1:") && Catch::Contains("no throughput at batch 512"));
+}
+
+TEST_CASE("traces::ShockwaveTrace: the CLI exits 2 naming file and line for a bad mode and a short schedule",
+          "[trace][shockwave][cli]") {
+  test::TempDir dir;
+  const auto run_with = [&](const std::string& text) {
+    test::write_whole_file(dir.path() / "bad.trace", text);
+    test::write_whole_file(dir.path() / "cfg.json",
+                           R"({"cluster": {"pools": [{"gpu_type": "v100", "nodes": 4, "gpus_per_node": 1}]},
+                               "workload": {"catalog": "shockwave", "trace": {"file": "bad.trace", "format": "shockwave"}},
+                               "strategies": ["max_min_fairness"], "scheduler": {"interval_s": 360}})");
+    return test::run_cli("validate --config " + test::shell_quote(dir / "cfg.json"));
+  };
+  const test::CliResult mode = run_with(sw_row("LM (batch size 10)", "20000", "1", "gns", "0") +
+                                        sw_row("LM (batch size 10)", "20000", "1", "adaptive", "9"));
+  CHECK(mode.code == 2);
+  CHECK_THAT(mode.err, Catch::Contains("bad.trace:2:") && Catch::Contains("unknown job mode 'adaptive'"));
+  const test::CliResult shorter =
+      run_with("LM (batch size 20)\tx\ty\t--steps\t1\t9000\t1\tgns\t1\t-1\t10\t0\t20,20,40\n");
+  CHECK(shorter.code == 2);
+  CHECK_THAT(shorter.err, Catch::Contains("bad.trace:1:") && Catch::Contains("shorter than the job's 4 epochs"));
 }
