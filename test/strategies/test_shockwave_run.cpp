@@ -141,3 +141,53 @@ TEST_CASE("strategies::ShockwaveJobs: Gavel's policies on the TACC example keep 
     }
   }
 }
+
+TEST_CASE("strategies::ShockwaveJobs: a batch change asks Gavel's rounds for a new allocation", "[shockwave][gavel]") {
+  // One V100, 360 s rounds, reset_s 0, min_total_duration_perf (allocations proportional to remaining time). Job A:
+  // one round of work at factor 1, then 100 rounds' worth at factor 100 (one round); job B: 10 rounds at factor 1.
+  // At the start A's belief sees factor 1 (36,360 s left against B's 3,600): A gets ~0.91 of the GPU and runs round 1.
+  // Then its batch changes. Without a new allocation A keeps its 0.91 (priority 0.91 / 0.75 against B's 0.09 / 0.25),
+  // runs round 2 and ends 2 rounds after its start. With one (Shockwave's _need_to_update_allocation), A has 360 s
+  // left against B's 3,600: A ~0.09, B ~0.91, both shares reset: B runs round 2, and A waits rounds for its turn.
+  Workload w;
+  w.catalog = sw_run_catalog();
+  const int lm = w.catalog->find("LM (batch size 10)");
+  const double t = 94.91094148;
+  for (int i = 0; i < 2; ++i) {
+    JobTruth j;
+    j.id = i;
+    j.class_index = lm;
+    j.requested_gpus = 1;
+    j.name = i == 0 ? "a" : "b";
+    auto s = std::make_shared<EpochSchedule>();
+    if (i == 0) {
+      j.work_samples = 360.0 * t + 36000.0 * t;
+      s->phase_end = {360.0 * t, j.work_samples};
+      s->factor = {1.0, 100.0};
+      s->batch = {10, 80};
+    } else {
+      j.work_samples = 3600.0 * t;
+      s->phase_end = {j.work_samples};
+      s->factor = {1.0};
+      s->batch = {10};
+    }
+    s->epochs = static_cast<int>(s->phase_end.size());
+    s->isolated_s = 1.0;
+    j.schedule = s;
+    w.jobs.push_back(j);
+  }
+  EngineConfig ec;
+  ec.cluster.pools = {GpuPool{"v100", 1, 1, nullptr}};
+  ec.scheduler.interval_s = 360.0;
+  ec.restart.cost_s = 0.0;
+  const nlohmann::json params = nlohmann::json::parse(R"({"round_s": 360, "reset_s": 0})");
+  auto strat = find_strategy("min_total_duration_perf", "test").make(JsonReader(params, "test"));
+  auto beliefs = make_belief_source("oracle", "test");
+  const RunResult r = simulate(w, *strat, *beliefs, ec);
+  REQUIRE(r.jobs.size() == 2);
+  const JobResult& a = r.jobs[0];
+  const JobResult& b = r.jobs[1];
+  CHECK(a.first_start < b.first_start);                   // A ran round 1
+  CHECK(b.first_start == Approx(a.first_start + 360.0));  // B ran round 2, after A's batch change
+  CHECK(a.finish - a.first_start > 720.0 + 1.0);          // A was not left to finish in round 2
+}
