@@ -12,6 +12,8 @@
 
 namespace ringsched {
 
+struct EpochSchedule;
+
 // How a job ended in its trace (formats that record it: philly_log, acme); kUnknown for the others.
 enum class JobOutcome : std::uint8_t { kUnknown, kCompleted, kFailed, kKilled };
 std::string to_string(JobOutcome o);  // "unknown", "completed", "failed", "killed"
@@ -30,6 +32,8 @@ struct TraceJob {
   JobOutcome outcome = JobOutcome::kUnknown;  // philly_log, acme: how it ended
   std::string user;                           // philly_log, acme: the user (a hash in both traces)
   std::string vc;                             // philly_log: the virtual cluster (a hash)
+  // shockwave: the job's batch-size schedule and the speed factor of each phase (workloads/epoch_schedule.h).
+  std::shared_ptr<const EpochSchedule> schedule = nullptr;
 };
 
 // Rows of a file that are not jobs of the workload, by reason (formats recording outcomes; every row is counted,

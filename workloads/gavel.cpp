@@ -51,7 +51,7 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 }  // namespace
 
-GavelThroughputs read_gavel_throughputs(const std::string& path) {
+GavelThroughputs read_gavel_throughputs(const std::string& path, bool leave_out_unrunnable) {
   const nlohmann::json doc = read_json_file(path);
   const JsonReader top(doc, path);
   if (!top.is_object()) top.fail("expected an object of GPU type -> job type -> throughputs");
@@ -106,10 +106,17 @@ GavelThroughputs read_gavel_throughputs(const std::string& path) {
       const double tput = entry.at("null").get<double>();
       if (tput > 0.0 && tput < DBL_MIN) top.at(type).at(key).at("null").fail("a throughput below 2.2e-308 steps/s");
       if (type == reference && tput == 0.0) {
+        if (leave_out_unrunnable) continue;
         top.at(type).at(key).at("null").fail("throughput 0 on the reference GPU type " + reference +
                                              ", where job durations are defined (a job type must run there)");
       }
     }
+  }
+  if (leave_out_unrunnable) {  // job types with throughput 0 on the reference type at every scale factor
+    std::erase_if(t.models, [&](const std::string& model) {
+      const auto& points = t.isolated.at(model).at(reference);
+      return std::all_of(points.begin(), points.end(), [](const auto& p) { return p.second == 0.0; });
+    });
   }
   return t;
 }
@@ -120,17 +127,23 @@ std::string default_gavel_dir() {
 }
 
 Catalog gavel_catalog(const std::string& dir) {
-  const GavelThroughputs t = read_gavel_throughputs(dir + "/simulation_throughputs.json");
+  return catalog_of_throughputs(
+      read_gavel_throughputs(dir + "/simulation_throughputs.json"), "gavel",
+      "Gavel's (OSDI'20) 26 job types with their measured throughputs per GPU type and scale factor", "Gavel");
+}
+
+Catalog catalog_of_throughputs(const GavelThroughputs& t, const std::string& name, const std::string& description,
+                               const std::string& peer) {
   const std::string reference =
       std::find(t.gpu_types.begin(), t.gpu_types.end(), "v100") != t.gpu_types.end() ? "v100" : t.gpu_types.front();
   Catalog cat;
-  cat.name = "gavel";
-  cat.description = "Gavel's (OSDI'20) 26 job types with their measured throughputs per GPU type and scale factor";
+  cat.name = name;
+  cat.description = description;
   cat.origin = t.file;
   for (const std::string& model : t.models) {
     JobClass c;
     c.name = model;
-    c.description = "Gavel job type " + model + " (scale_table per GPU type from " + t.file + ")";
+    c.description = peer + " job type " + model + " (scale_table per GPU type from " + t.file + ")";
     c.batch_mode = BatchMode::kFixedGlobal;
     c.batch_size = 1.0;  // one sample = one step
     c.model_size_mparams = 1.0;

@@ -23,7 +23,9 @@ struct GavelThroughputs {
 // Reads the throughputs file: only each job type's isolated throughput ("null"); co-located pairs are skipped. Every
 // GPU type must list the same job types. InputError naming the file and JSON path for a malformed key (not
 // "('<model>', <scale factor>)"), a missing or negative throughput, or a type that lacks a job type.
-GavelThroughputs read_gavel_throughputs(const std::string& path);
+// `leave_out_unrunnable` (Shockwave's file lists A3C, CycleGAN and Transformer at batch 256 with throughput 0): a job
+// type with throughput 0 on the reference type at every scale factor is left out of `models` instead of refused.
+GavelThroughputs read_gavel_throughputs(const std::string& path, bool leave_out_unrunnable = false);
 
 // The shipped data: $RINGSCHED_GAVEL_DIR if set, else <source tree>/workloads/data/gavel.
 std::string default_gavel_dir();
@@ -34,5 +36,10 @@ std::string default_gavel_dir();
 // V100 single-GPU throughput x 60,362 s, the mean duration Gavel's generator draws): Gavel workloads give every job
 // its own work.
 Catalog gavel_catalog(const std::string& dir);
+
+// The catalog of a throughputs file in Gavel's layout (gavel_catalog's rules), named `name`; each class's description
+// names `peer` ("Gavel", "Shockwave").
+Catalog catalog_of_throughputs(const GavelThroughputs& t, const std::string& name, const std::string& description,
+                               const std::string& peer);
 
 }  // namespace ringsched

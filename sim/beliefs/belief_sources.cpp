@@ -43,6 +43,33 @@ class ClassModelBelief final : public Belief {
   const char* source_;
 };
 
+// The truth of an epoch-scheduled job (Shockwave traces, workloads/epoch_schedule.h): its class model times the
+// factor of the phase its progress is in, as Shockwave's simulator gives Gavel's policies the throughput of the batch
+// a job runs at now (scheduler.py _scale_bs_and_iters). Progress is reported before every snapshot that shows it.
+class EpochScheduleBelief final : public Belief {
+ public:
+  EpochScheduleBelief(std::shared_ptr<const JobClass> cls, double speed_factor, double work,
+                      std::shared_ptr<const EpochSchedule> schedule)
+      : cls_(std::move(cls)), factor_(speed_factor), work_(work), schedule_(std::move(schedule)) {}
+  [[nodiscard]] double throughput(int w, int nodes) const override {
+    return class_throughput(*cls_, w, nodes, factor_ * phase_factor_);
+  }
+  [[nodiscard]] double throughput_on(const std::string& gpu_type, int w, int nodes) const override {
+    if (speed_on(*cls_, gpu_type) == nullptr) return throughput(w, nodes);
+    return class_throughput_on(*cls_, gpu_type, w, nodes, factor_ * phase_factor_);
+  }
+  [[nodiscard]] double total_work() const override { return work_; }
+  [[nodiscard]] std::string source() const override { return "oracle"; }
+  void observe_progress(double work_done) override { phase_factor_ = schedule_->factor_at(work_done); }
+
+ private:
+  std::shared_ptr<const JobClass> cls_;
+  double factor_;
+  double work_;
+  std::shared_ptr<const EpochSchedule> schedule_;
+  double phase_factor_ = schedule_->factor.front();
+};
+
 // A catalog's class without ownership: the catalog (the workload's, held by the caller for as long as its beliefs
 // live: the engine or the prediction-error pass) outlives the belief.
 std::shared_ptr<const JobClass> borrowed(const JobClass& c) {
@@ -134,6 +161,9 @@ class OracleSource final : public BeliefSource {
       const double batch = pub.cls.batch_size > 0.0 ? pub.cls.batch_size : c.goodput->init_batch_size();
       return std::make_unique<GoodputOracleBelief>(c, batch, ctx, truth->speed_factor);
     }
+    if (truth->schedule && !truth->schedule->factor.empty())
+      return std::make_unique<EpochScheduleBelief>(borrowed(c), truth->speed_factor, truth->work_samples,
+                                                   truth->schedule);
     return std::make_unique<ClassModelBelief>(borrowed(c), truth->speed_factor, truth->work_samples, "oracle");
   }
 };

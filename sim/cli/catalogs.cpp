@@ -77,7 +77,9 @@ Command add_catalogs_command(CLI::App& app) {
       "Format: docs/config.md (catalogs).");
   return {c, [o] {
             const auto dir = [&o](const DataCatalogInfo& d) {
-              const std::string& given = d.dir_key == "gavel_dir" ? o->gavel_dir : o->pollux_dir;
+              const std::string given = d.dir_key == "gavel_dir"    ? o->gavel_dir
+                                        : d.dir_key == "pollux_dir" ? o->pollux_dir
+                                                                    : std::string();  // shockwave: the shipped
               return given.empty() ? d.default_dir() : given;
             };
             if (!o->show.empty()) {

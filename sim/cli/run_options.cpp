@@ -11,6 +11,7 @@
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
 #include "sim/experiments/failure_report.h"
+#include "sim/experiments/fairness_report.h"
 #include "sim/experiments/network_report.h"
 #include "sim/experiments/placement_report.h"
 #include "sim/experiments/progress.h"
@@ -174,6 +175,7 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
     std::cout << render_placement_report(cfg, res, f);  // empty unless topology/placement/gap
     std::cout << render_network_report(cfg, res, f);    // empty unless cluster.network
     std::cout << render_failure_report(cfg, res, f);    // empty unless cluster.failures
+    std::cout << render_fairness_report(cfg, res, f);   // empty unless a Shockwave trace
     if (res.stats) std::cout << render_stats(*res.stats, f);
     std::cout << std::flush;
   }

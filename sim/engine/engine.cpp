@@ -139,12 +139,7 @@ class Engine final : public Probe, public JobViews {
     start_runtime(rt_[i], pub_[i], t, cls, strat_.adapts_batch(), cfg_.cluster.gpu_types());
     beliefs_[i] = b.make(pub_[i], ctx, b.needs_truth() ? &t : nullptr);
     rt_[i].observed = beliefs_[i] != nullptr && beliefs_[i]->observes();
-    JobResult& r = result_.jobs[i];
-    r.id = t.id;
-    r.name = t.name;
-    r.class_name = cls.name;
-    r.arrival = t.arrival;
-    r.work = rt_[i].work;
+    fill_result(result_.jobs[i], t, cls, rt_[i]);
     push({t.arrival, EvKind::kArrival, t.id, 0, 0});
   }
 
@@ -152,10 +147,10 @@ class Engine final : public Probe, public JobViews {
     return wl_.catalog->classes[static_cast<std::size_t>(wl_.jobs[static_cast<std::size_t>(id)].class_index)];
   }
 
-  // The job's true speed on the GPUs it holds: its goodput model's, else the cluster runtime's.
+  // The job's true speed on the GPUs it holds: its goodput model's, else the cluster runtime's (x its phase's factor).
   double true_rate(int id) const {
     const auto i = static_cast<std::size_t>(id);
-    const double sf = wl_.jobs[i].speed_factor;
+    const double sf = wl_.jobs[i].speed_factor * phase_factor(rt_[i]);
     if (rt_[i].gp) return book_.scaled(id, rt_[i].gp->rate() * sf / cluster_.slowdown(id));
     return book_.scaled(id, cluster_.true_rate(id, cls_of(id), wl_.jobs[i].class_index, rt_[i].gpus, sf));
   }
@@ -184,10 +179,10 @@ class Engine final : public Probe, public JobViews {
     r.last_t = now_;
   }
 
-  // The job's next phase end: its completion, or for a goodput job the end of its epoch (its rate changes there).
+  // The job's next phase end: its completion, or the end of its epoch or phase (goodput, epoch-scheduled jobs).
   void schedule_completion(int id) {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
-    const double target = r.gp ? std::min(r.work, r.gp->epoch_end()) : r.work;
+    const double target = phase_end(r);
     const double remaining = std::max(0.0, target - r.work_done);
     push({now_ + remaining / r.rate, EvKind::kCompletion, id, r.version, 0});
   }
@@ -196,7 +191,7 @@ class Engine final : public Probe, public JobViews {
   void begin_running(int id) {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
     r.state = JobState::kRunning;
-    if (r.gp) r.gp->observe();
+    start_phase(r);
     if (book_.on()) book_.running(id, now_, r.work_done, r.gpus, cluster_.nodes_spanned(id, r.gpus));
     r.rate = true_rate(id);
     if (cluster_.typed() && !(r.rate > 0.0))
@@ -210,11 +205,11 @@ class Engine final : public Probe, public JobViews {
     }
   }
 
-  // A goodput job reached the end of its epoch before its completion: next epoch, new rate.
+  // A goodput (epoch-scheduled) job reached the end of its epoch (phase) before its completion: the next, new rate.
   void end_epoch(int id) {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
-    r.work_done = r.gp->epoch_end();
-    r.gp->next_epoch();
+    r.work_done = phase_end(r);
+    if (r.gp) r.gp->next_epoch();
     ++r.version;
     begin_running(id);
   }
@@ -263,7 +258,7 @@ class Engine final : public Probe, public JobViews {
       case EvKind::kCompletion:
         if (e.version != r.version || r.done) return false;
         advance(e.job);
-        if (r.gp && r.gp->epoch_end() < r.work) {
+        if (phase_end(r) < r.work) {
           end_epoch(e.job);
           return false;
         }

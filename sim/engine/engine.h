@@ -17,6 +17,7 @@
 #include "sim/engine/check_view.h"
 #include "sim/engine/failure_book.h"
 #include "sim/engine/horizon.h"
+#include "sim/engine/job_result.h"
 #include "sim/engine/public_facts.h"
 #include "strategies/strategy.h"
 #include "workloads/workload.h"
@@ -64,25 +65,6 @@ struct EngineConfig {
   // Score the beliefs at every decision (RunResult::belief_score): the prediction-error pass of learning beliefs.
   bool score_beliefs = false;
   [[nodiscard]] int total_gpus() const { return cluster.total_gpus(); }
-};
-
-struct JobResult {
-  int id = 0;
-  std::string name;
-  std::string class_name;
-  double arrival = 0.0;
-  double first_start = 0.0;
-  double finish = 0.0;
-  int restarts = 0;
-  double gpu_seconds = 0.0;  // allocated GPU-seconds, restarts included
-  int max_gpus = 0;          // the largest allocation it held
-  double work = 0.0;         // samples
-  std::string gpu_type;      // typed clusters: the GPU type it ran on last ("" on the untyped cluster)
-  // Link contention (cluster.network): the time-averaged iteration time shared / alone over the time it held GPUs,
-  // and whether it ever shared a link with another job. 1 / false without contention.
-  double contention_slowdown = 1.0;
-  bool shared_link = false;
-  JobFailureStats failure;  // all 0 without cluster.failures
 };
 
 // kFail: a node under the job failed (cluster.failures): to 0 GPUs, as a preemption.

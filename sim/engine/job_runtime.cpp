@@ -1,6 +1,7 @@
 // sim/engine/job_runtime.cpp — a job's runtime at its start and the steps it measures (see the header).
 #include "sim/engine/job_runtime.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -33,9 +34,30 @@ void start_runtime(Runtime& r, JobPublic& pub, const JobTruth& t, const JobClass
     pub = goodput_public_facts(pub, *cls.goodput, adaptive ? 0.0 : batch);
   }
   r.work = r.gp ? r.gp->total() : t.work_samples;
+  if (!r.gp && t.schedule && !t.schedule->phase_end.empty()) r.sched = t.schedule.get();
   if (!(r.work > 0.0 && std::isfinite(r.work))) {
     throw InputError("job '" + t.name + "': its work (" + number_text(r.work) + ") is not a positive finite amount");
   }
+}
+
+void fill_result(JobResult& result, const JobTruth& t, const JobClass& cls, const Runtime& r) {
+  result.id = t.id;
+  result.name = t.name;
+  result.class_name = cls.name;
+  result.arrival = t.arrival;
+  result.work = r.work;
+  result.isolated_s = t.schedule ? t.schedule->isolated_s : 0.0;
+}
+
+double phase_end(const Runtime& r) {
+  if (r.gp) return std::min(r.work, r.gp->epoch_end());
+  if (r.sched != nullptr) return std::min(r.work, r.sched->phase_end[r.phase]);
+  return r.work;
+}
+
+void start_phase(Runtime& r) {
+  if (r.gp) r.gp->observe();
+  if (r.sched != nullptr) r.phase = r.sched->phase_at(r.work_done);
 }
 
 StepObservation measured(StepObservation truth, std::uint64_t seed, int job, std::uint32_t n, double sigma) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/engine/goodput_job.h"
+#include "sim/engine/job_result.h"
 #include "strategies/strategy.h"
 #include "workloads/workload.h"
 
@@ -54,6 +55,10 @@ struct Runtime {
   double attained = 0.0;
   int restarts = 0;
   std::unique_ptr<GoodputJob> gp;  // the goodput model's state (null for other classes)
+  // An epoch-scheduled job (JobTruth::schedule; null otherwise, or under the goodput model) and the phase it runs,
+  // set when it starts running (start_phase) from its progress.
+  const EpochSchedule* sched = nullptr;
+  std::size_t phase = 0;
   // The stretch the job runs now, for beliefs that learn from its measured steps (`agent`): reported once, at the
   // first snapshot after it started running (allocations change only at decisions, so the job still runs it then).
   bool step_pending = false;
@@ -68,6 +73,20 @@ struct Runtime {
 // On a typed cluster (`gpu_types` of its pools, empty when untyped) a goodput-model class needs tables for each type.
 void start_runtime(Runtime& r, JobPublic& pub, const JobTruth& t, const JobClass& cls, bool adapts_batch,
                    const std::vector<std::string>& gpu_types);
+
+// The job's record in the run's results: id, name, class, arrival, work and (Shockwave traces) its isolated time.
+void fill_result(JobResult& result, const JobTruth& t, const JobClass& cls, const Runtime& r);
+
+// The end of the job's current phase of constant speed: its epoch's (goodput jobs) or schedule phase's
+// (epoch-scheduled jobs) when before its completion, else its work.
+double phase_end(const Runtime& r);
+// The factor of the job's speed in its current phase (epoch-scheduled jobs; 1 for the others).
+inline double phase_factor(const Runtime& r) {
+  return r.sched != nullptr && !r.gp ? r.sched->factor[r.phase] : 1.0;
+}
+// The job starts running: a goodput job's agent observes its configuration; an epoch-scheduled job's phase is the one
+// its progress is in.
+void start_phase(Runtime& r);
 
 // What a strategy sees of a job (its public facts, belief, GPUs, state, progress); `first_start` -1 before it started.
 JobView view_of(const Runtime& r, const JobPublic* pub, const Belief* belief, double first_start, int pool);

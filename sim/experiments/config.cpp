@@ -37,13 +37,13 @@ std::string resolve_path(const JsonReader& value, const std::string& base_dir) {
 
 // ---- workload ----
 
-// A data-folder catalog (workloads/data_catalogs.h: "pollux", "pollux-goodput", "gavel") is built from its folder
-// (its dir key, e.g. workload.pollux_dir, else the shipped one; "pollux" with work_sigma 0 unless workload.work_sigma);
-// anything else: load_catalog. A dir key is refused with any other catalog (it would be ignored).
+// A data-folder catalog (workloads/data_catalogs.h: "pollux", "pollux-goodput", "gavel", "shockwave") is built from its
+// folder (its dir key, e.g. workload.pollux_dir, else the shipped one; "pollux" with work_sigma 0 unless
+// workload.work_sigma); anything else: load_catalog. A dir key is refused with any other catalog (it would be ignored).
 std::shared_ptr<const Catalog> load_experiment_catalog(const JsonReader& wl, const std::string& base_dir) {
   const auto cat = wl.at("catalog");
   const DataCatalogInfo* data = cat.is_object() ? nullptr : find_data_catalog(cat.as_string());
-  for (const char* key : {"pollux_dir", "gavel_dir"}) {
+  for (const char* key : {"pollux_dir", "gavel_dir", "shockwave_dir"}) {
     if (!wl.has(key) || (data != nullptr && data->dir_key == key)) continue;
     std::vector<std::string> owners;
     for (const auto& d : data_catalogs())
@@ -237,7 +237,7 @@ void check_catalog_types(const Catalog& cat, const ClusterConfig& cl, const std:
 
 void parse_workload(const JsonReader& wl, const std::string& base_dir, ExperimentConfig& c) {
   wl.expect_object({"catalog", "jobs", "arrival", "speed_sigma", "loss_sigma", "trace", "batch_mode",
-                    "large_batch_penalty", "work_sigma", "pollux_dir", "gavel_dir", "measure"});
+                    "large_batch_penalty", "work_sigma", "pollux_dir", "gavel_dir", "shockwave_dir", "measure"});
   WorkloadConfig& w = c.workload;
   w.catalog = apply_class_overrides(wl, load_experiment_catalog(wl, base_dir));
   try {

@@ -7,10 +7,12 @@
 #include <filesystem>
 #include <sstream>
 
+#include "sim/engine/fairness_metric.h"
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/failure_summary.h"
+#include "sim/experiments/trace_kind.h"
 #include "sim/experiments/trace_outcome_report.h"
 #include "traces/trace_format.h"
 #include "workloads/io/number_text.h"
@@ -607,7 +609,8 @@ std::string jobs_csv_header(const ExperimentConfig& c) {
              "level,strategy,seed,job_id,name,class,arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,"
              "gpu_seconds,max_gpus,work_samples") +
          (c.cluster.typed() ? ",gpu_type" : "") + (c.cluster.network ? ",contention_slowdown" : "") +
-         (c.cluster.failures ? ",failures" : "") + (has_trace_outcomes(c) ? ",outcome" : "") + ",measured\n";
+         (c.cluster.failures ? ",failures" : "") + (has_trace_outcomes(c) ? ",outcome" : "") +
+         (has_shockwave_trace(c) ? ",rho" : "") + ",measured\n";
 }
 
 std::string events_csv_header(const ExperimentConfig& c) {
@@ -621,6 +624,7 @@ std::string job_rows(const ExperimentConfig& c, const CellRun& run, const TraceO
   const std::string prefix = csv_field(c.levels[static_cast<std::size_t>(run.level)].name) + ',' +
                              csv_field(c.strategies[static_cast<std::size_t>(run.strategy)].label) + ',' +
                              std::to_string(run.seed) + ',';
+  const bool shockwave = has_shockwave_trace(c);
   for (const auto& j : run.jobs) {
     out << prefix << j.id << ',' << csv_field(j.name) << ',' << csv_field(j.class_name) << ',' << number_text(j.arrival)
         << ',' << number_text(j.first_start) << ',' << number_text(j.finish) << ',' << number_text(j.finish - j.arrival)
@@ -630,6 +634,7 @@ std::string job_rows(const ExperimentConfig& c, const CellRun& run, const TraceO
     if (c.cluster.network) out << ',' << number_text(j.contention_slowdown);
     if (c.cluster.failures) out << ',' << j.failure.failures;
     if (outcomes.on()) out << ',' << outcomes.of(j.name);
+    if (shockwave) out << ',' << number_text(shockwave_rho(j, run.jobs.size(), c.total_gpus()));
     out << ',' << (c.workload.measure.contains(j.id) ? '1' : '0') << '\n';
   }
   return out.str();

@@ -1,0 +1,12 @@
+// sim/experiments/trace_kind.h — what an experiment's trace is, for outputs that depend on it (jobs.csv's `rho`
+// column and the finish-time fairness table with a Shockwave trace: sim/experiments/fairness_report.h).
+#pragma once
+
+namespace ringsched {
+
+struct ExperimentConfig;
+
+// Whether the experiment replays a Shockwave trace (workload.trace.format "shockwave").
+bool has_shockwave_trace(const ExperimentConfig& c);
+
+}  // namespace ringsched
