@@ -116,7 +116,7 @@ TEST_CASE("workloads::JsonReader: paths through a whole experiment config", "[wo
   CHECK_THAT(
       parse(head + R"("workload": {"catalog": "paper", "jobs": 5, "arrival": {"process": "poisson", "lod": 0.5}}})"),
       Equals("e.json: workload.arrival.lod: unknown key (valid keys here: process, load, rate_per_hour, multi_gpu, "
-             "reference_gpu_type); did you mean 'load'?"));
+             "reference_gpu_type, streams, job_table, first_seed); did you mean 'load'?"));
   CHECK_THAT(
       parse(head + R"("workload": {"catalog": "paper", "jobs": 5, "arrival": {"process": "hawkes", "load": 1}}})"),
       Equals("e.json: workload.arrival.process: unknown arrival process 'hawkes' (valid: poisson, gavel)"));
