@@ -4,6 +4,7 @@
 // here) run end to end with the engine's invariants and a hand-worked finish time.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "strategies/gavel/sia_gavel.h"
 #include "test/sim/cli_util.h"
 #include "traces/pollux_trace.h"
+#include "workloads/goodput_app.h"
 
 using namespace ringsched;
 
@@ -130,7 +132,10 @@ TEST_CASE("sim::Experiment: sia_gavel on goodput jobs with slowdown and their ow
 }
 
 TEST_CASE("sim::Experiment: goodput.restart_s not shorter than the round is refused", "[sim][gavel][sia]") {
-  nlohmann::json doc = sia_tiny_config("unused.csv");
+  test::TempDir dir;
+  const auto trace = dir.path() / "w.csv";
+  test::write_whole_file(trace, "name,time,application,num_replicas,batch_size\ntiny-0,0,tiny,1,16\n");
+  nlohmann::json doc = sia_tiny_config(trace.string());
   doc["workload"]["catalog"]["classes"][0]["goodput"]["restart_s"] = 50;
   std::string what;
   try {
@@ -140,4 +145,25 @@ TEST_CASE("sim::Experiment: goodput.restart_s not shorter than the round is refu
   }
   CHECK(what.find("class 'tiny'") != std::string::npos);
   CHECK(what.find("scheduler.interval_s") != std::string::npos);
+}
+
+TEST_CASE("workloads::GoodputApp: interpolation when_needed loads tables that cannot be triangulated",
+          "[goodput][sia]") {
+  // Every point in one plane (one node, one GPU, as the per-GPU batch of Sia's bert tables is one value): at_load is
+  // a load error (test_goodput_app.cpp); when_needed loads, a measured placement reads its rows, an unmeasured one
+  // the nearest measured point: "11" (2 nodes, 2 GPUs) at batch 8 -> the "1,8" row (1.0 s, sync 0).
+  test::TempDir dir;
+  const auto t = dir.path() / "flat";
+  std::filesystem::copy(std::string(RINGSCHED_TEST_DIR) + "/fixtures/goodput/tiny", t);
+  test::write_whole_file(t / "placements.csv", "placement,local_bsz,step_time,sync_time\n1,4,0.5,0.0\n1,8,1.0,0.0\n");
+  std::filesystem::remove(t / "scalability.csv");
+  GoodputLimits limits;
+  limits.max_epochs = 3;
+  CHECK_THROWS_AS(GoodputApp::load_uncached("flat", t.string(), limits), InputError);
+  limits.interpolate_when_needed = true;
+  const auto app = GoodputApp::load_uncached("flat", t.string(), limits);
+  CHECK(app->step_time({1}, 4.0).step == 0.5);
+  const models::StepSync s = app->step_time({1, 1}, 8.0);
+  CHECK(s.step == 1.0);
+  CHECK(s.sync == 0.0);
 }
