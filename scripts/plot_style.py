@@ -18,7 +18,7 @@ FIXED = {"eight": "#0072B2", "precompute": "#E69F00", "exploratory": "#009E73", 
          "pollux": "#CC79A7", "tiresias": "#56B4E9", "srtf": "#000000", "fifo": "#999933", "optimal": "#332288",
          "afs": "#882255", "gavel_fifo": "#117733", "gavel_fifo_perf": "#44AA99", "max_min_fairness": "#AA4499",
          "max_min_fairness_perf": "#661100", "finish_time_fairness_perf": "#CC6677",
-         "min_total_duration_perf": "#6699CC"}
+         "min_total_duration_perf": "#6699CC", "sia_gavel": "#DDCC77"}
 MARKERS = ["o", "s", "D", "^", "v", "<", ">", "P", "X", "*", "h", "p", "d", "8", "H", "1", "2", "3", "4", "+", "x",
            "|", "_", "$\\clubsuit$", "$\\spadesuit$", "$\\heartsuit$"]
 HATCHES = ["//", "\\\\", "xx", "..", "++", "--", "oo", "||", "**"]
