@@ -93,7 +93,8 @@ Workload workload_from_trace(const Trace& trace, std::shared_ptr<const Catalog> 
     j.requested_gpus = plan.gpus;
     j.priority_weight = tj.priority_weight;
     trace.format->fill_job(tj, c, plan.asked, spec.gpus_per_node, zw, j);
-    j.speed_factor = std::exp(spec.speed_sigma * zs - 0.5 * spec.speed_sigma * spec.speed_sigma);
+    j.speed_factor = std::exp(spec.speed_sigma * zs - 0.5 * spec.speed_sigma * spec.speed_sigma) /
+                     c.goodput_slowdown;  // goodput.slowdown: 1 unless set
     w.jobs.push_back(j);
   }
   if (w.jobs.empty()) throw InputError(trace.file + ": no job left (every request was dropped by oversize \"drop\")");

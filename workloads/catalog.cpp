@@ -82,7 +82,7 @@ JobClass parse_goodput_class(const JsonReader& r, const std::string& base_dir) {
   r.expect_object({"name", "description", "weight", "batch", "model_size_mparams", "gpus", "goodput", "derivation"});
   const auto g = r.at("goodput");
   g.expect_object({"tables", "max_epochs", "init_batch_size", "max_batch_size", "min_local_bsz", "max_local_bsz",
-                   "adaptive_batch", "by_type", "reference_type"});
+                   "adaptive_batch", "by_type", "reference_type", "slowdown", "restart_s", "interpolation"});
   if (g.has("reference_type") && !g.has("by_type")) g.at("reference_type").fail("needs goodput.by_type");
   GoodputLimits limits;
   limits.max_epochs = static_cast<int>(g.at("max_epochs").as_integer_in(1, 100000));
@@ -90,6 +90,11 @@ JobClass parse_goodput_class(const JsonReader& r, const std::string& base_dir) {
   limits.max_batch_size = g.positive_or("max_batch_size", 0.0);
   limits.min_local_bsz = g.positive_or("min_local_bsz", 0.0);
   limits.max_local_bsz = g.positive_or("max_local_bsz", 0.0);
+  const std::string interpolation = g.string_or("interpolation", "at_load");
+  if (interpolation != "at_load" && interpolation != "when_needed") {
+    g.at("interpolation").fail("must be \"at_load\" or \"when_needed\", not \"" + interpolation + "\"");
+  }
+  limits.interpolate_when_needed = interpolation == "when_needed";
   const std::string name = r.at("name").as_string();
   if (name.empty()) r.at("name").fail("must not be empty");
   std::shared_ptr<const GoodputApp> app;
@@ -134,6 +139,8 @@ JobClass parse_goodput_class(const JsonReader& r, const std::string& base_dir) {
   c.description = r.string_or("description", c.description);
   c.weight = r.positive_or("weight", 1.0);
   c.model_size_mparams = r.positive_or("model_size_mparams", 1.0);
+  c.goodput_slowdown = g.positive_or("slowdown", 1.0);
+  if (g.has("restart_s")) c.restart_cost_s = g.at("restart_s").as_number_in(0.0, 86400.0);
   return c;
 }
 

@@ -85,7 +85,8 @@ double lerp(double x, double x0, double x1, double y0, double y1) {
 std::string goodput_load_key(const std::string& name, const std::string& folder, const GoodputLimits& limits) {
   std::string key = name + '\n' + folder + '\n' + std::to_string(limits.max_epochs) + ',' +
                     std::to_string(limits.init_batch_size) + ',' + std::to_string(limits.max_batch_size) + ',' +
-                    std::to_string(limits.min_local_bsz) + ',' + std::to_string(limits.max_local_bsz);
+                    std::to_string(limits.min_local_bsz) + ',' + std::to_string(limits.max_local_bsz) +
+                    (limits.interpolate_when_needed ? ",when_needed" : "");
   std::error_code ec;
   std::vector<std::string> files;
   for (const auto& entry : fs::directory_iterator(folder, ec)) {
@@ -209,12 +210,14 @@ std::shared_ptr<const GoodputApp> GoodputApp::from_rows(const std::string& name,
     vals.row(i) << r->step_seconds, r->sync_seconds;
     ++i;
   }
+  app->spread_points_ = pts;
+  app->spread_values_ = vals;
   try {
     app->spread_ = std::make_unique<models::DelaunayInterpolator>(pts, vals);
-    app->spread_points_ = pts;
-    app->spread_values_ = vals;
   } catch (const std::invalid_argument& e) {
-    throw InputError(folder + ": the measured points cannot be interpolated (" + e.what() + ")");
+    if (!limits.interpolate_when_needed) {
+      throw InputError(folder + ": the measured points cannot be interpolated (" + e.what() + ")");
+    }
   }
   for (ValidationRun& v : read_validation_runs(folder))
     app->runs_.push_back(
@@ -279,13 +282,17 @@ models::StepSync GoodputApp::measured_placement(const std::vector<Row>& rows, do
 models::StepSync GoodputApp::interpolated(int nodes, int replicas, double bsz, bool& clamped) const {
   Eigen::VectorXd q(3);
   q << std::min(nodes, 16), replicas, bsz;
-  if (auto v = (*spread_)(q)) return {(*v)[0], (*v)[1]};
+  if (spread_ != nullptr) {  // null: no triangulation (goodput.interpolation when_needed): the nearest point
+    if (auto v = (*spread_)(q)) return {(*v)[0], (*v)[1]};
+  }
   // Outside the measured hull (the artifact would get NaN here): clamp the batch into the measured per-GPU range
   // and try again; failing that, the nearest measured point (each coordinate scaled by its measured range, the
   // batch on a log scale). Either way the lookup counts as clamped.
   clamped = true;
   q[2] = std::clamp(bsz, min_local_, max_local_);
-  if (auto v = (*spread_)(q)) return {(*v)[0], (*v)[1]};
+  if (spread_ != nullptr) {
+    if (auto v = (*spread_)(q)) return {(*v)[0], (*v)[1]};
+  }
   const Eigen::MatrixXd& pts = spread_points_;
   const Eigen::VectorXd lo = pts.colwise().minCoeff().transpose();
   const Eigen::VectorXd hi = pts.colwise().maxCoeff().transpose();

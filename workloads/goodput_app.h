@@ -29,6 +29,11 @@ struct GoodputLimits {
   double max_batch_size = 0.0;
   double min_local_bsz = 0.0;
   double max_local_bsz = 0.0;
+  // goodput.interpolation "when_needed": tables whose points Qhull cannot triangulate (e.g. one per-GPU batch
+  // measured throughout, as Sia's bert tables) load anyway, as Sia's simulator, which interpolates only for a
+  // placement its tables lack; such a lookup then takes the nearest measured point (counted as clamped). false: a
+  // load error (the default).
+  bool interpolate_when_needed = false;
 };
 
 class GoodputApp;

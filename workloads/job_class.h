@@ -65,6 +65,12 @@ struct ClassTruth {
   // type's speed view is in speed_by_type). `goodput` is then the reference type's. Empty = one application only.
   std::vector<std::pair<std::string, std::shared_ptr<const GoodputApp>>> goodput_by_type;
   bool adaptive_batch = true;
+  // Goodput classes, optional (catalog keys goodput.slowdown, goodput.restart_s; Sia's simulator_config.py SLOWDOWNS
+  // and applications.py rescale_time): every job's true goodput is divided by `goodput_slowdown` (folded into its
+  // speed factor, so `oracle` beliefs see it too); restart_cost_s >= 0 replaces restart.cost_s for the class's jobs
+  // (-1: the config's).
+  double goodput_slowdown = 1.0;
+  double restart_cost_s = -1.0;
 };
 
 // A class of a catalog: its public facts and its truth.

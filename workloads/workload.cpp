@@ -38,7 +38,8 @@ Workload generate_poisson_workload(std::shared_ptr<const Catalog> catalog, const
     const double zs = gauss(noise);
     // Mean-preserving lognormal: exp(sigma z - sigma^2/2).
     j.work_samples = c.work_samples * std::exp(c.work_sigma * zw - 0.5 * c.work_sigma * c.work_sigma);
-    j.speed_factor = std::exp(spec.speed_sigma * zs - 0.5 * spec.speed_sigma * spec.speed_sigma);
+    j.speed_factor = std::exp(spec.speed_sigma * zs - 0.5 * spec.speed_sigma * spec.speed_sigma) /
+                     c.goodput_slowdown;  // goodput.slowdown: 1 unless set
     j.name = "job-" + std::to_string(i);
     w.jobs.push_back(j);
   }

@@ -533,7 +533,7 @@ class Engine final : public Probe, public JobViews {
   // A started job that changed GPUs pauses for the restart cost (holding its new GPUs), then runs again.
   void begin_restart(int id) {
     Runtime& r = rt_[static_cast<std::size_t>(id)];
-    const double cost = cfg_.restart.cost_s + cfg_.restart.cost_per_gpu_s * static_cast<double>(r.gpus);
+    const double cost = cfg_.restart.of(cls_of(id).restart_cost_s, r.gpus);
     book_.restarting(id, now_, cost, r.gpus);
     if (cost > 0.0) {
       r.state = JobState::kRestarting;

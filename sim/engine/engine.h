@@ -32,6 +32,11 @@ struct RestartCost {
   double cost_s = kDefaultRestartCostS;
   double cost_per_gpu_s = 0.0;
   bool on_first_start = false;  // the first start pays it too (the Pollux artifact's simulator does)
+  // The pause of a job of a class whose own restart is `class_cost_s` (goodput.restart_s; < 0: none, cost_s applies)
+  // on `gpus` GPUs.
+  [[nodiscard]] double of(double class_cost_s, int gpus) const {
+    return (class_cost_s >= 0.0 ? class_cost_s : cost_s) + cost_per_gpu_s * static_cast<double>(gpus);
+  }
 };
 
 // When the strategy is asked (the `scheduler` key of a config): interval_s = 0 at every arrival, completion and

@@ -98,8 +98,19 @@ void check_restart_vs_round(const JsonReader& root, const ExperimentConfig& c) {
   const double round = c.scheduler.interval_s;
   if (!(round > 0.0)) return;
   int most = 1;
-  for (const JobClass& cls : c.workload.catalog->classes)
-    most = std::max(most, std::min(cls.max_gpus, c.cluster.largest_pool_gpus()));
+  for (const JobClass& cls : c.workload.catalog->classes) {
+    const int gpus = std::min(cls.max_gpus, c.cluster.largest_pool_gpus());
+    most = std::max(most, gpus);
+    const double own = cls.restart_cost_s + c.restart.cost_per_gpu_s * gpus;  // goodput.restart_s
+    if (cls.restart_cost_s >= 0.0 && own >= round) {
+      root.at("scheduler")
+          .at("interval_s")
+          .fail("class '" + cls.name + "': a restart of " + number_text(own) +
+                " s (its goodput.restart_s + restart.cost_per_gpu_s x " + std::to_string(gpus) +
+                " GPUs) is not shorter than the round (" + number_text(round) +
+                " s); shorten the restart or lengthen the round");
+    }
+  }
   const double cost = c.restart.cost_s + c.restart.cost_per_gpu_s * most;
   if (cost < round) return;
   const std::string msg = "a restart of " + number_text(cost) + " s (restart.cost_s " + number_text(c.restart.cost_s) +
