@@ -550,7 +550,7 @@ TEST_CASE("sim::cli: typos and loose numbers are named, quoted and blamed on the
       {tiny + "--restart-cost 1e309", "--restart-cost: '1e309' is beyond a double"},
       {tiny + "--strategies ''", "--strategies: must not be empty"},
       {tiny + "--out ''", "--out: must not be empty"},
-      {tiny + "--strategies nosuch", "--strategies: unknown strategy 'nosuch' (valid: afs, eight,"},
+      {tiny + "--strategies nosuch", "--strategies: unknown strategy 'nosuch' (valid: afs, allox, eight,"},
       {tiny + "--strategies 'eight[psychic]'", "--strategies: eight[psychic]: unknown belief source 'psychic'"},
       {"table3 --noise-sigma nan", "--noise-sigma: 'nan' is not a number"},
       {"table3 --train-runs 2.5", "--train-runs: '2.5' is not a whole number"},

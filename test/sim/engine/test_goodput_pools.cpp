@@ -291,7 +291,11 @@ TEST_CASE("sim::Engine: every strategy that chooses GPU types runs goodput jobs 
     if (!info.gpu_types) continue;
     ++strategies;
     DYNAMIC_SECTION(info.name) {
-      const nlohmann::json no_params = nlohmann::json::object();
+      // The throughput-agnostic policies plan with one type's throughput (Gavel's v100): this cluster's first.
+      nlohmann::json no_params = nlohmann::json::object();
+      if (std::find(info.params.begin(), info.params.end(), "reference_type") != info.params.end()) {
+        no_params["reference_type"] = doc["cluster"]["pools"][0]["gpu_type"];
+      }
       auto strat = info.make(JsonReader(no_params, "test"));
       const auto beliefs = make_beliefs(c, info.default_beliefs, wl, 3);
       int finished = 0;
