@@ -171,10 +171,9 @@ LpSolution LinearProgram::solve_centre() const {
     options.setSolveType(ClpSolve::useBarrierNoCross);
     options.setPresolveType(ClpSolve::presolveOff);  // presolve would fix the free directions the centre spreads over
     model.initialSolve(options);
-    // The barrier's status: 0 optimal, 1 infeasible, 2 unbounded; without crossover CLP reports no basis.
-    if (model.status() == 0 && !barrier_feasible(model)) {
-      out.status = "infeasible (the barrier's point violates a bound)";
-    } else if (model.status() == 0) {
+    // The barrier's status: 0 optimal; without crossover CLP reports no basis. Its point is taken only when it keeps
+    // every bound (CLP's barrier can stop with status 0 short of feasibility); otherwise the dual simplex decides.
+    if (model.status() == 0 && barrier_feasible(model)) {
       out.optimal = true;
       out.status = "optimal";
       out.objective = model.objectiveValue();
@@ -182,19 +181,14 @@ LpSolution LinearProgram::solve_centre() const {
       out.x.assign(x, x + variables());
       const double* y = model.dualRowSolution();
       out.duals.assign(y, y + model.numberRows());
-    } else if (model.status() == 1) {
-      out.status = "infeasible";
-    } else if (model.status() == 2) {
-      out.status = "unbounded";
-    } else {
-      out.status = "not solved (CLP barrier status " + std::to_string(model.status()) + ")";
+      return out;
     }
-  } catch (const CoinError& e) {
-    out.status = "CLP error: " + e.message();
-  } catch (const std::exception& e) {
-    out.status = std::string("CLP error: ") + e.what();
+  } catch (const CoinError&) {  // the simplex below decides
+  } catch (const std::exception&) {
   }
-  return out;
+  LpSolution vertex = solve();
+  vertex.vertex_fallback = true;
+  return vertex;
 }
 
 struct LpSession::Impl {

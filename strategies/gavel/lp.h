@@ -30,6 +30,9 @@ struct LpSolution {
   // bound moves (0 for a row that does not bind); for a minimisation, >= 0 on a binding lower bound.
   std::vector<double> duals;
   LpBasis basis;  // the optimal basis (empty unless optimal)
+  // solve_centre only: CLP's barrier stopped short (not optimal, or its point outside a bound by more than 1e-6
+  // relative), so this is the dual simplex's answer (a vertex, or its word that the program is infeasible/unbounded).
+  bool vertex_fallback = false;
 };
 
 class LinearProgram {
@@ -49,7 +52,8 @@ class LinearProgram {
   // An optimal point in the relative interior of the optimal face (where many points are optimal, near its analytic
   // centre), as an interior-point solver such as ECOS returns it: CLP's primal-dual barrier (Mehrotra
   // predictor-corrector) run to its tolerance without crossover to a vertex. The basis is left empty (no warm start
-  // from it) and the duals are the barrier's. Same exceptions as solve().
+  // from it) and the duals are the barrier's. Where the barrier stops short (rare: a point outside a bound), the dual
+  // simplex answers instead (LpSolution::vertex_fallback). Same exceptions as solve().
   [[nodiscard]] LpSolution solve_centre() const;
 
  private:
