@@ -28,7 +28,6 @@ std::size_t for_each_tab_line(const std::string& path,
   std::string line;
   std::size_t rows = 0;
   int number = 0;
-  std::string pending;
   auto take_line = [&](std::string& text) {
     // A byte-order mark (spreadsheets and Windows editors write one) is no part of the first job type.
     if (++number == 1 && text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
@@ -65,28 +64,9 @@ std::size_t for_each_tab_line(const std::string& path,
     ++rows;
     on_row(t, row);
   };
-  for_each_input_chunk(path, "trace file", [&](const char* data, std::size_t size) {
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < size; ++i) {
-      if (data[i] != '\n') continue;
-      if (pending.size() + (i - start) + 1 > kMaxLineBytes) line_too_long(path, number + 1, "line");
-      pending.append(data + start, i - start);
-      take_line(pending);
-      pending.clear();
-      start = i + 1;
-    }
-    // A line that has not ended is held only up to the cap (never a whole file of one line).
-    if (pending.size() + (size - start) > kMaxLineBytes) line_too_long(path, number + 1, "line");
-    pending.append(data + start, size - start);
-  });
-  if (!pending.empty()) take_line(pending);
+  for_each_input_line(path, "trace file", take_line);
   if (rows == 0) throw InputError(path + ":1: empty trace (no jobs)");
   return rows;
-}
-
-// Steps -> samples: a step processes the class's global batch at the job's size.
-double samples_per_step(const JobClass& c, int gpus) {
-  return global_batch(c, std::max(1, gpus));
 }
 
 class GavelTraceFormat final : public TraceFormat {
@@ -117,7 +97,7 @@ class GavelTraceFormat final : public TraceFormat {
   // The steps the trace gives, as samples at the size the job asked for.
   void fill_job(const TraceJob& row, const JobClass& c, int asked, int /*gpus_per_node*/, double /*z_work*/,
                 JobTruth& job) const override {
-    job.work_samples = row.steps * samples_per_step(c, asked);
+    job.work_samples = row.steps * trace_samples_per_step(c, asked);
   }
 
   // The steps at the class's reference speed on the GPUs asked for, times those GPUs.
@@ -125,7 +105,7 @@ class GavelTraceFormat final : public TraceFormat {
                                            int gpus_per_node) const override {
     const int gpn = std::max(1, gpus_per_node);
     const double rate = class_throughput(c, asked, packed_nodes(asked, gpn));
-    return rate > 0.0 ? row.steps * samples_per_step(c, asked) / rate * asked : 0.0;
+    return rate > 0.0 ? row.steps * trace_samples_per_step(c, asked) / rate * asked : 0.0;
   }
 };
 
@@ -174,6 +154,10 @@ Trace read_gavel_trace(const std::string& path, const std::string& time_unit, st
   });
   kept.finish(tr, true);
   return tr;
+}
+
+double trace_samples_per_step(const JobClass& c, int gpus) {
+  return global_batch(c, std::max(1, gpus));
 }
 
 const TraceFormat& gavel_trace_format() {

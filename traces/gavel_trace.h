@@ -23,4 +23,9 @@ Trace read_gavel_trace(const std::string& path, const std::string& time_unit, st
 // The format object (registered by its file; tests call its methods directly).
 const TraceFormat& gavel_trace_format();
 
+struct JobClass;
+// Steps -> samples for traces that count work in steps (Gavel's, Shockwave's): a step processes the class's global
+// batch at the job's size.
+double trace_samples_per_step(const JobClass& c, int gpus);
+
 }  // namespace ringsched

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "models/scale_table.h"
+#include "traces/gavel_trace.h"
 #include "workloads/io/csv.h"
 #include "workloads/io/input_file.h"
 #include "workloads/shockwave.h"
@@ -31,7 +32,6 @@ void for_each_shockwave_line(const std::string& path,
   t.file = path;
   CsvRow row;
   int number = 0;
-  std::string pending;
   auto take_line = [&](std::string& text) {
     if (++number == 1 && text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
     if (!text.empty() && text.back() == '\r') text.pop_back();
@@ -63,20 +63,7 @@ void for_each_shockwave_line(const std::string& path,
     }
     on_row(t, row);
   };
-  for_each_input_chunk(path, "trace file", [&](const char* data, std::size_t size) {
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < size; ++i) {
-      if (data[i] != '\n') continue;
-      if (pending.size() + (i - start) + 1 > kMaxLineBytes) line_too_long(path, number + 1, "line");
-      pending.append(data + start, i - start);
-      take_line(pending);
-      pending.clear();
-      start = i + 1;
-    }
-    if (pending.size() + (size - start) > kMaxLineBytes) line_too_long(path, number + 1, "line");
-    pending.append(data + start, size - start);
-  });
-  if (!pending.empty()) take_line(pending);
+  for_each_input_line(path, "trace file", take_line);
   if (t.header.empty()) throw InputError(path + ":1: empty trace (no jobs)");
 }
 
@@ -170,11 +157,6 @@ TraceJob shockwave_row(const CsvTable& t, const CsvRow& row, double unit, const 
   return j;
 }
 
-// Steps -> samples: a step processes the class's global batch at the job's size.
-double shockwave_samples_per_step(const JobClass& c, int gpus) {
-  return global_batch(c, std::max(1, gpus));
-}
-
 class ShockwaveTraceFormat final : public TraceFormat {
  public:
   [[nodiscard]] std::string name() const override { return "shockwave"; }
@@ -203,7 +185,7 @@ class ShockwaveTraceFormat final : public TraceFormat {
   // The steps the trace gives, as samples at the size the job asked for; the schedule's phase ends in the same unit.
   void fill_job(const TraceJob& row, const JobClass& c, int asked, int /*gpus_per_node*/, double /*z_work*/,
                 JobTruth& job) const override {
-    const double per_step = shockwave_samples_per_step(c, asked);
+    const double per_step = trace_samples_per_step(c, asked);
     job.work_samples = row.steps * per_step;
     job.schedule = row.schedule;
     if (row.schedule && per_step != 1.0) {

@@ -6,7 +6,6 @@
 // scheduler.interval_s = the round (360 s) on a cluster with GPU pools; configs label them with Gavel's names. Each
 // rule with its source in Gavel's scheduler/scheduler.py: docs/fidelity.md "Gavel".
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <stdexcept>
 #include <unordered_map>
@@ -358,14 +357,10 @@ class GavelRound final : public Strategy {
 
   // A solver failure: the round and the jobs in the program, for the user to reproduce it.
   [[noreturn]] void unsolved(const Snapshot& s, const std::string& status) const {
-    std::string jobs;
-    for (std::size_t i = 0; i < s.jobs.size() && i < 20; ++i)
-      jobs += (i == 0 ? "" : ", ") + s.jobs[i].pub->name;
-    if (s.jobs.size() > 20) jobs += ", ... (" + std::to_string(s.jobs.size()) + " jobs)";
-    char when[64];
-    std::snprintf(when, sizeof when, "%.0f", s.now);
-    throw std::runtime_error(name_ + ": the allocation program of the round at t = " + when + " s over jobs " + jobs +
-                             " was not solved (" + status + ")");
+    std::vector<std::string> jobs;
+    for (const JobView& j : s.jobs)
+      jobs.push_back(j.pub->name);
+    throw std::runtime_error(unsolved_program_message(name_, s.now, jobs, status));
   }
 
   GavelPolicy policy_;

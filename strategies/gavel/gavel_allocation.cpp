@@ -2,17 +2,30 @@
 #include "strategies/gavel/gavel_allocation.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <iterator>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "strategies/gavel/lp.h"
 
 namespace ringsched {
-namespace {
 
-void check_sizes(const GavelProblem& p) {
+std::string unsolved_program_message(const std::string& who, double now, const std::vector<std::string>& jobs,
+                                     const std::string& status) {
+  std::string list;
+  for (std::size_t i = 0; i < jobs.size() && i < 20; ++i)
+    list += (i == 0 ? "" : ", ") + jobs[i];
+  if (jobs.size() > 20) list += ", ... (" + std::to_string(jobs.size()) + " jobs)";
+  char when[64];
+  std::snprintf(when, sizeof when, "%.0f", now);
+  return who + ": the allocation program of the round at t = " + when + " s over jobs " + list + " was not solved (" +
+         status + ")";
+}
+
+void check_gavel_problem(const GavelProblem& p) {
   const std::size_t m = p.throughput.size();
   if (p.scale_factor.size() != m || p.priority_weight.size() != m) {
     throw std::invalid_argument("gavel allocation: one scale factor and priority weight per job");
@@ -21,6 +34,8 @@ void check_sizes(const GavelProblem& p) {
     if (row.size() != p.workers.size()) throw std::invalid_argument("gavel allocation: one throughput per GPU type");
   }
 }
+
+namespace {
 
 // x[i][k] >= 0 for every job and type: the variables' indices.
 std::vector<std::vector<int>> add_allocation_variables(models::LinearProgram& lp, std::size_t m, std::size_t n) {
@@ -42,6 +57,19 @@ void add_capacity_rows(models::LinearProgram& lp, const GavelProblem& p, const s
       capacity.emplace_back(ghosts[g][k], static_cast<double>(ghost_sf[g]));
     lp.add_row(capacity, -models::kLpInfinity, static_cast<double>(p.workers[k]));
   }
+}
+
+// Job i's time budget, sum_k x[i][k] <= 1; returns the terms of its rate, sum_k T[i][k] x[i][k].
+std::vector<std::pair<int, double>> add_budget_row(models::LinearProgram& lp, const GavelProblem& p,
+                                                   const std::vector<std::vector<int>>& var, std::size_t i) {
+  std::vector<std::pair<int, double>> budget;
+  std::vector<std::pair<int, double>> rate;
+  for (std::size_t k = 0; k < p.workers.size(); ++k) {
+    budget.emplace_back(var[i][k], 1.0);
+    rate.emplace_back(var[i][k], p.throughput[i][k]);
+  }
+  lp.add_row(budget, -models::kLpInfinity, 1.0);
+  return rate;
 }
 
 // Reads x back clipped to [0, 1], as Gavel does; false (with the solver's word) when not optimal.
@@ -71,13 +99,7 @@ bool centre_of_rates(const GavelProblem& p, const std::vector<double>& need, Gav
   models::LinearProgram lp;
   const auto var = add_allocation_variables(lp, m, n);
   for (std::size_t i = 0; i < m; ++i) {
-    std::vector<std::pair<int, double>> budget;
-    std::vector<std::pair<int, double>> rate;
-    for (std::size_t k = 0; k < n; ++k) {
-      budget.emplace_back(var[i][k], 1.0);
-      rate.emplace_back(var[i][k], p.throughput[i][k]);
-    }
-    lp.add_row(budget, -models::kLpInfinity, 1.0);
+    const auto rate = add_budget_row(lp, p, var, i);
     if (need[i] > 0.0) lp.add_row(rate, need[i], models::kLpInfinity);
   }
   add_capacity_rows(lp, p, var);
@@ -181,7 +203,7 @@ void keep_basis(GavelWarmStart& w, const std::vector<JobLayout>& layout, const m
 }  // namespace
 
 GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
-  check_sizes(p);
+  check_gavel_problem(p);
   const std::size_t m = p.throughput.size();
   const std::size_t n = p.workers.size();
   GavelAllocation out;
@@ -255,7 +277,7 @@ GavelAllocation max_min_fairness(const GavelProblem& p, bool perf) {
 }
 
 std::vector<double> isolated_throughputs(const GavelProblem& p) {
-  check_sizes(p);
+  check_gavel_problem(p);
   const std::size_t m = p.throughput.size();
   double total = 0.0;
   for (int w : p.workers)
@@ -501,7 +523,7 @@ void ftf_centre(const GavelProblem& p, const std::vector<double>& since_start, c
 GavelAllocation finish_time_fairness(const GavelProblem& p, const std::vector<double>& since_start,
                                      const std::vector<double>& remaining, const std::vector<double>& isolated_time,
                                      double guess, double tolerance) {
-  check_sizes(p);
+  check_gavel_problem(p);
   const std::size_t m = p.throughput.size();
   const std::size_t n = p.workers.size();
   if (since_start.size() != m || remaining.size() != m || isolated_time.size() != m) {
@@ -596,7 +618,7 @@ double gavel_makespan_search(double t_star) {
 }
 
 GavelAllocation min_total_duration(const GavelProblem& p, const std::vector<double>& remaining) {
-  check_sizes(p);
+  check_gavel_problem(p);
   const std::size_t m = p.throughput.size();
   const std::size_t n = p.workers.size();
   if (remaining.size() != m) throw std::invalid_argument("gavel allocation: one remaining work per job");
@@ -620,13 +642,7 @@ GavelAllocation min_total_duration(const GavelProblem& p, const std::vector<doub
   const int z = lp.add_variable(0.0, models::kLpInfinity, 1.0);
   lp.maximise();
   for (std::size_t i = 0; i < m; ++i) {
-    std::vector<std::pair<int, double>> budget;
-    std::vector<std::pair<int, double>> rate;
-    for (std::size_t k = 0; k < n; ++k) {
-      budget.emplace_back(var[i][k], 1.0);
-      rate.emplace_back(var[i][k], p.throughput[i][k]);
-    }
-    lp.add_row(budget, -models::kLpInfinity, 1.0);
+    auto rate = add_budget_row(lp, p, var, i);
     if (!(remaining[i] > 0.0)) continue;
     rate.emplace_back(z, -remaining[i]);
     lp.add_row(rate, 0.0, models::kLpInfinity);  // sum_k T x - R z >= 0

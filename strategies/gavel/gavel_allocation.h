@@ -41,6 +41,15 @@ struct GavelAllocation {
   std::string status;  // the solver's word when not optimal
 };
 
+// The message of a round whose program the solver did not solve: `who` (the strategy), the round's time `now` and the
+// first 20 of its jobs' names, for the user to reproduce it.
+std::string unsolved_program_message(const std::string& who, double now, const std::vector<std::string>& jobs,
+                                     const std::string& status);
+
+// std::invalid_argument unless the problem has one scale factor and priority weight per job and one throughput per
+// job and type (every allocation function checks it first).
+void check_gavel_problem(const GavelProblem& problem);
+
 // Gavel's LAS (max_min_fairness, perf = false: every throughput taken as 1) and heterogeneity-aware LAS
 // (max_min_fairness_perf): maximise t subject to sum_k c[i][k] x[i][k] >= t for every job, sum_i s[i] x[i][k] <=
 // N[k] for every type, sum_k x[i][k] <= 1, x >= 0, with c[i][k] = T[i][k] s[i] / (w[i] P[i]) and P[i] = sum_k T[i][k]

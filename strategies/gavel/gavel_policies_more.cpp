@@ -13,16 +13,6 @@
 namespace ringsched {
 namespace {
 
-void more_check_sizes(const GavelProblem& p) {
-  const std::size_t m = p.throughput.size();
-  if (p.scale_factor.size() != m || p.priority_weight.size() != m) {
-    throw std::invalid_argument("gavel allocation: one scale factor and priority weight per job");
-  }
-  for (const auto& row : p.throughput) {
-    if (row.size() != p.workers.size()) throw std::invalid_argument("gavel allocation: one throughput per GPU type");
-  }
-}
-
 // AlloX's jobs to match: those without a whole type kept from the last call, longest-waiting first (ties: snapshot
 // order, as Python's stable sort leaves Gavel's arrival order), and each type's GPUs not held by a kept job.
 struct AlloxQueue {
@@ -61,7 +51,7 @@ AlloxQueue allox_queue(const GavelProblem& p, const std::vector<double>& since_s
 }  // namespace
 
 GavelAllocation max_sum_throughput(const GavelProblem& p) {
-  more_check_sizes(p);
+  check_gavel_problem(p);
   const std::size_t m = p.throughput.size();
   const std::size_t n = p.workers.size();
   GavelAllocation out;
@@ -100,7 +90,7 @@ GavelAllocation max_sum_throughput(const GavelProblem& p) {
 }
 
 GavelAllocation isolated_allocation(const GavelProblem& p) {
-  more_check_sizes(p);
+  check_gavel_problem(p);
   const std::size_t m = p.throughput.size();
   const std::size_t n = p.workers.size();
   GavelAllocation out;
@@ -193,7 +183,7 @@ bool allox_match(const GavelProblem& p, const std::vector<double>& remaining, co
 
 GavelAllocation allox_allocation(const GavelProblem& p, const std::vector<double>& since_start,
                                  const std::vector<double>& remaining, AlloxState& state, double alpha) {
-  more_check_sizes(p);
+  check_gavel_problem(p);
   const std::size_t m = p.throughput.size();
   const std::size_t n = p.workers.size();
   if (p.ids.size() != m || since_start.size() != m || remaining.size() != m) {

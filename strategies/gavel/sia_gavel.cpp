@@ -4,10 +4,10 @@
 // module comment of SiaGavel; docs/fidelity.md "Gavel on goodput jobs as Sia runs it".
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 #include <unordered_map>
 
+#include "strategies/gavel/gavel_allocation.h"
 #include "strategies/gavel/lp.h"
 #include "strategies/gavel/sia_gavel.h"
 #include "strategies/registry.h"
@@ -155,14 +155,10 @@ class SiaGavel final : public Strategy {
 
  private:
   [[noreturn]] void unsolved(const Snapshot& s, const std::string& status) const {
-    std::string jobs;
-    for (std::size_t i = 0; i < s.jobs.size() && i < 20; ++i)
-      jobs += (i == 0 ? "" : ", ") + s.jobs[i].pub->name;
-    if (s.jobs.size() > 20) jobs += ", ... (" + std::to_string(s.jobs.size()) + " jobs)";
-    char when[64];
-    std::snprintf(when, sizeof when, "%.0f", s.now);
-    throw std::runtime_error("sia_gavel: the allocation program of the round at t = " + std::string(when) +
-                             " s over jobs " + jobs + " was not solved (" + status + ")");
+    std::vector<std::string> jobs;
+    for (const JobView& j : s.jobs)
+      jobs.push_back(j.pub->name);
+    throw std::runtime_error(unsolved_program_message("sia_gavel", s.now, jobs, status));
   }
 
   double round_s_;

@@ -26,6 +26,18 @@ GavelProblem two_swappable_jobs() {
   return p;
 }
 
+// Gavel's own test case (tests/policies_tests.py): types (v100, p100, k80), job 0 at 2, 1, 0.5 steps/s, job 1 at 3, 2,
+// 1; N = 1, 2, 3; s = w = 1; with the centre.
+GavelProblem gavel_test_case() {
+  GavelProblem g;
+  g.throughput = {{2.0, 1.0, 0.5}, {3.0, 2.0, 1.0}};
+  g.scale_factor = {1, 1};
+  g.priority_weight = {1.0, 1.0};
+  g.workers = {1, 2, 3};
+  g.centre = true;
+  return g;
+}
+
 }  // namespace
 
 TEST_CASE("models::LinearProgram: the barrier's point lies inside the optimal face, the simplex's on a vertex",
@@ -73,12 +85,7 @@ TEST_CASE("strategies::GavelAllocation: with the centre, LAS splits a job's time
     for (const double v : row)
       CHECK(v == Approx(0.5).margin(1e-5));
   // Where the optimum is unique (Gavel's own test case: t* = 48/31, job 0 = (13/31, 18/31, 0)), the centre is it.
-  GavelProblem g;
-  g.throughput = {{2.0, 1.0, 0.5}, {3.0, 2.0, 1.0}};
-  g.scale_factor = {1, 1};
-  g.priority_weight = {1.0, 1.0};
-  g.workers = {1, 2, 3};
-  g.centre = true;
+  GavelProblem g = gavel_test_case();
   const GavelAllocation unique = max_min_fairness(g, true);
   REQUIRE(unique.optimal);
   CHECK(unique.objective == Approx(48.0 / 31.0).epsilon(1e-7));
@@ -104,12 +111,7 @@ TEST_CASE("strategies::GavelAllocation: with the centre, min total duration and 
     CHECK(centre.x[i][0] == Approx(centre.x[i][1]).margin(1e-5));               // even: the face is symmetric
   }
   // Finish-time fairness, Gavel's second test call (optimum 29/72 with a unique allocation): the centre is it.
-  GavelProblem g;
-  g.throughput = {{2.0, 1.0, 0.5}, {3.0, 2.0, 1.0}};
-  g.scale_factor = {1, 1};
-  g.priority_weight = {1.0, 1.0};
-  g.workers = {1, 2, 3};
-  g.centre = true;
+  GavelProblem g = gavel_test_case();
   const auto iso = isolated_throughputs(g);
   const GavelAllocation ftf = finish_time_fairness(g, {0.0, 0.0}, {200.0, 300.0}, {300.0 / iso[0], 500.0 / iso[1]});
   REQUIRE(ftf.optimal);

@@ -81,4 +81,26 @@ void for_each_input_chunk(const std::string& path, const std::string& what,
   if (in.bad()) throw InputError(path + ": cannot read " + what);
 }
 
+void for_each_input_line(const std::string& path, const std::string& what,
+                         const std::function<void(std::string&)>& line) {
+  long long number = 0;
+  std::string pending;
+  for_each_input_chunk(path, what, [&](const char* data, std::size_t size) {
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < size; ++i) {
+      if (data[i] != '\n') continue;
+      if (pending.size() + (i - start) + 1 > kMaxLineBytes) line_too_long(path, number + 1, "line");
+      pending.append(data + start, i - start);
+      ++number;
+      line(pending);
+      pending.clear();
+      start = i + 1;
+    }
+    // A line that has not ended is held only up to the cap (never a whole file of one line).
+    if (pending.size() + (size - start) > kMaxLineBytes) line_too_long(path, number + 1, "line");
+    pending.append(data + start, size - start);
+  });
+  if (!pending.empty()) line(pending);
+}
+
 }  // namespace ringsched

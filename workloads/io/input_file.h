@@ -33,6 +33,12 @@ void for_each_input_chunk(const std::string& path, const std::string& what,
                           const std::function<void(const char*, std::size_t)>& chunk,
                           std::size_t max_bytes = kMaxInputFileBytes, std::size_t block_bytes = kReadBlockBytes);
 
+// Each line of the file, streamed (for_each_input_chunk): `line` gets its text without the '\n' (a '\r' kept), the
+// last line also when it does not end in '\n'; a line over kMaxLineBytes fails naming its number (line_too_long).
+// Only one line is held at a time.
+void for_each_input_line(const std::string& path, const std::string& what,
+                         const std::function<void(std::string&)>& line);
+
 std::string read_input_file(const std::string& path, const std::string& what = "file",
                             std::size_t max_bytes = kMaxInputFileBytes);
 
