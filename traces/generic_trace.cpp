@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "traces/recorded_run.h"
 #include "traces/trace_time.h"
@@ -15,7 +16,7 @@ namespace ringsched {
 namespace {
 
 // "YYYY-MM-DD HH:MM:SS" (or with 'T') -> seconds since the epoch, UTC. Returns false if malformed.
-bool parse_datetime(const std::string& s, double& out) {
+bool parse_plain_datetime(const std::string& s, double& out) {
   int y = 0;
   unsigned mo = 0;
   unsigned d = 0;
@@ -28,6 +29,14 @@ bool parse_datetime(const std::string& s, double& out) {
   if ((sep != ' ' && sep != 'T') || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return false;
   out = static_cast<double>(days_from_civil(y, mo, d)) * 86400.0 + h * 3600.0 + mi * 60.0 + se;
   return true;
+}
+
+// "YYYY-MM-DD HH:MM:SS" (or with 'T'; fields of one or two digits, as this reader always took them), else a trace
+// date-time with fractional seconds and a UTC offset (traces/trace_time.h) -> seconds since the epoch, UTC. Returns
+// false if malformed.
+bool parse_datetime(const std::string& s, double& out) {
+  if (parse_plain_datetime(s, out)) return true;
+  return parse_trace_datetime(s, out);
 }
 
 // The words for a time unit in messages ("a number of minutes").
@@ -57,7 +66,8 @@ double submit_seconds(const CsvTable& t, const CsvRow& row, int col, const Gener
   if (spec.submit_format != "number" && parse_datetime(sub, dt)) return dt;
   if (spec.submit_format == "datetime") {
     t.fail(row, at +
-                    "expected a date-time like 2017-10-03 14:26:27 (YYYY-MM-DD HH:MM:SS, UTC; submit_format is "
+                    "expected a date-time like 2017-10-03 14:26:27 (YYYY-MM-DD HH:MM:SS[.fraction][+HH:MM], UTC "
+                    "without an offset; submit_format is "
                     "\"datetime\"), got " +
                     shown);
   }
@@ -67,10 +77,23 @@ double submit_seconds(const CsvTable& t, const CsvRow& row, int col, const Gener
                     ", got " + shown);
   }
   if (!is_number(sub)) {
-    t.fail(row, at + "expected a date-time like 2017-10-03 14:26:27 (YYYY-MM-DD HH:MM:SS, UTC) or a number of " +
+    t.fail(row, at +
+                    "expected a date-time like 2017-10-03 14:26:27 (YYYY-MM-DD HH:MM:SS[.fraction][+HH:MM], UTC "
+                    "without an offset) or a number of " +
                     unit_words(spec.time_unit) + ", got " + shown);
   }
   return t.non_negative(row, col) * unit;
+}
+
+// A header read as one column: when it holds another common separator, say so (only commas separate fields here).
+void one_column_hint(const CsvTable& t, const std::string& path) {
+  const std::string& h = t.header[0];
+  for (const auto& [c, word] : {std::pair<char, const char*>{';', "';'"}, {'\t', "tabs"}, {'|', "'|'"}}) {
+    if (h.find(c) == std::string::npos) continue;
+    throw InputError(path + ":1: the header is one column ('" + (h.size() > 60 ? h.substr(0, 57) + "..." : h) +
+                     "'): the file seems separated by " + word +
+                     ", but generic traces are comma-separated (convert it first, e.g. with Python's csv module)");
+  }
 }
 
 class GenericTraceFormat final : public RecordedRunFormat {
@@ -79,7 +102,9 @@ class GenericTraceFormat final : public RecordedRunFormat {
   [[nodiscard]] std::string description() const override {
     return "submit time, duration and GPUs per row (column names, units and the class configurable)";
   }
-  [[nodiscard]] std::vector<std::string> keys() const override { return {"columns", "submit_format", "class"}; }
+  [[nodiscard]] std::vector<std::string> keys() const override {
+    return {"columns", "submit_format", "class", "zero_gpus"};
+  }
 
   [[nodiscard]] Trace read(const std::string& path, const JsonReader& tr, const std::string& time_unit,
                            const Catalog& cat, TraceWorkloadSpec& spec) const override {
@@ -88,6 +113,10 @@ class GenericTraceFormat final : public RecordedRunFormat {
     g.submit_format = tr.string_or("submit_format", "auto");
     if (g.submit_format != "auto" && g.submit_format != "number" && g.submit_format != "datetime") {
       tr.at("submit_format").fail("unknown value '" + g.submit_format + "' (valid: auto, number, datetime)");
+    }
+    g.zero_gpus = tr.string_or("zero_gpus", "error");
+    if (g.zero_gpus != "error" && g.zero_gpus != "drop") {
+      tr.at("zero_gpus").fail("unknown value '" + g.zero_gpus + "' (valid: error, drop)");
     }
     if (auto cols = tr.maybe("columns")) {
       cols->expect_object({"submit", "duration", "gpus", "id"});
@@ -118,6 +147,7 @@ Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec, 
   int c_id = -1;
   for_each_csv_row(path, [&](const CsvTable& t, const CsvRow& row) {
     if (c_sub < 0) {
+      if (t.header.size() == 1) one_column_hint(t, path);
       c_sub = t.require_column(spec.submit_column);
       c_dur = t.require_column(spec.duration_column);
       c_gpus = t.require_column(spec.gpus_column);
@@ -140,9 +170,21 @@ Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec, 
       t.fail(row, "column '" + spec.duration_column + "': " + t.text(row, c_dur) + " " + spec.time_unit +
                       " is beyond 1e12 s (about 31,700 years)");
     }
-    j.gpus = t.integer_in(row, c_gpus, 1, 1 << 20);
+    j.gpus = t.integer_in(row, c_gpus, 0, 1 << 20);
+    if (j.gpus == 0) {
+      if (spec.zero_gpus == "drop") {
+        ++tr.skipped.zero_gpus;
+        return;
+      }
+      t.fail(row, "column '" + spec.gpus_column +
+                      "': 0 GPUs (a CPU job); set the trace's \"zero_gpus\": \"drop\" to leave such rows out");
+    }
     kept.add(std::move(j));
   });
+  if (kept.rows() == 0 && tr.skipped.zero_gpus > 0) {
+    throw InputError(path + ": no job to replay (all " + std::to_string(tr.skipped.zero_gpus) +
+                     " rows ask for 0 GPUs and zero_gpus is \"drop\")");
+  }
   if (kept.rows() == 0) throw InputError(path + ":2: empty trace (no jobs)");
   kept.finish(tr, true);
   return tr;

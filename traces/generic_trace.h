@@ -16,13 +16,18 @@ struct GenericTraceSpec {
   std::string gpus_column = "num_gpus";
   // Unit of numeric submit times and of durations: "s", "ms", "min" or "h".
   std::string time_unit = "s";
-  // Submit column format: "auto" (a number, or "YYYY-MM-DD HH:MM:SS" UTC), "number" or "datetime".
+  // Submit column format: "auto" (a number, or a date-time "YYYY-MM-DD HH:MM:SS", 'T' allowed, optional fractional
+  // seconds and UTC offset "Z", "+08:00", "+0800"; UTC without one), "number" or "datetime".
   std::string submit_format = "auto";
   std::string id_column;  // its text becomes the job's name in outputs ("" = line-N)
+  // Rows asking for 0 GPUs (CPU jobs, common in Helios and Acme): "error" (default: file:line names the row) or
+  // "drop" (left out, counted in Trace::skipped.zero_gpus).
+  std::string zero_gpus = "error";
 };
 
 // Generic trace: rows are sorted by submit time (traces such as philly.csv are not in order) and rebased so the
-// first submission is at 0. Negative durations or times, GPU counts < 1 and unparsable fields fail with file:line.
+// first submission is at 0. Negative durations or times, GPU counts < 0 (0 unless zero_gpus is "drop") and unparsable
+// fields fail with file:line; a header of one column that holds ';', '|' or a tab says which separator it seems to use.
 // The file is streamed and every row checked; only the first `keep` rows by submit time are held (0 = all: TraceRows).
 Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec, std::size_t keep = 0);
 

@@ -63,8 +63,9 @@ TEST_CASE("traces::GenericTrace: a submit time that is neither a date-time nor a
   // Line 3: slashes are not the date-time format; before, the message was "expected a finite number".
   CHECK_THAT(
       error_of([&] { (void)read_generic_trace(path, spec); }),
-      Equals(path + ":3: column 'timestamp': expected a date-time like 2017-10-03 14:26:27 (YYYY-MM-DD HH:MM:SS, UTC) "
-                    "or a number of seconds, got '2017/10/03 14:30:00'"));
+      Equals(path + ":3: column 'timestamp': expected a date-time like 2017-10-03 14:26:27 "
+                    "(YYYY-MM-DD HH:MM:SS[.fraction][+HH:MM], UTC without an offset) or a number of seconds, got "
+                    "'2017/10/03 14:30:00'"));
   spec.time_unit = "min";
   CHECK_THAT(error_of([&] { (void)read_generic_trace(path, spec); }),
              Contains("or a number of minutes, got '2017/10/03 14:30:00'"));
@@ -77,7 +78,8 @@ TEST_CASE("traces::GenericTrace: a submit time that is neither a date-time nor a
   const std::string number = write_file(dir, "number.csv", "timestamp,duration,num_gpus\n3600,60,1\n");
   CHECK_THAT(error_of([&] { (void)read_generic_trace(number, spec); }),
              Equals(number + ":2: column 'timestamp': expected a date-time like 2017-10-03 14:26:27 (YYYY-MM-DD "
-                             "HH:MM:SS, UTC; submit_format is \"datetime\"), got '3600'"));
+                             "HH:MM:SS[.fraction][+HH:MM], UTC without an offset; submit_format is \"datetime\"), "
+                             "got '3600'"));
   // "number": a date-time is named as such, with the format that reads it.
   spec.submit_format = "number";
   spec.time_unit = "s";
@@ -107,4 +109,53 @@ TEST_CASE("traces::GenericTrace: a file that is not a trace is named with what w
   const std::string typo = write_file(dir, "typo.csv", "timestmap,duration,num_gpus\n0,60,1\n");
   CHECK_THAT(error_of([&] { (void)read_generic_trace(typo, GenericTraceSpec{}); }),
              Equals(typo + ":1: missing column 'timestamp' (the header has 3 columns; did you mean 'timestmap'?)"));
+}
+
+TEST_CASE(
+    "traces::GenericTrace: date-times with fractions and UTC offsets, CPU rows dropped on request, a "
+    "semicolon-separated file named",
+    "[trace][hostile]") {
+  TempDir dir;
+  // 14:26:27 UTC; 22:26:27.5+08:00 is 14:26:27.5 UTC (0.5 s later); 09:27:27-05:00 is 14:27:27 UTC (60 s later);
+  // Z is UTC; one-digit fields still read as before (14:26:30 -> 3 s).
+  const std::string zones = write_file(dir, "zones.csv",
+                                       "timestamp,duration,num_gpus\n2017-10-03 14:26:27,60,1\n"
+                                       "2017-10-03T22:26:27.5+08:00,60,1\n2017-10-03 09:27:27-0500,60,1\n"
+                                       "2017-10-03T14:26:28Z,60,1\n2017-10-3 14:26:30,60,1\n");
+  const Trace z = read_generic_trace(zones, GenericTraceSpec{});
+  REQUIRE(z.jobs.size() == 5);
+  CHECK(z.jobs[0].submit_s == 0.0);  // rebased to the first submission, sorted by time
+  CHECK(z.jobs[1].submit_s == 0.5);
+  CHECK(z.jobs[2].submit_s == 1.0);
+  CHECK(z.jobs[3].submit_s == 3.0);
+  CHECK(z.jobs[4].submit_s == 60.0);
+  const std::string bad_offset =
+      write_file(dir, "offset.csv", "timestamp,duration,num_gpus\n2017-10-03 14:26:27+25:00,60,1\n");
+  CHECK_THAT(error_of([&] { (void)read_generic_trace(bad_offset, GenericTraceSpec{}); }),
+             Contains("offset.csv:2: column 'timestamp': expected a date-time"));
+
+  // 0 GPUs: an error naming the row and the option by default; dropped and counted with zero_gpus "drop".
+  const std::string cpu = write_file(dir, "cpu.csv", "timestamp,duration,num_gpus\n0,60,1\n10,30,0\n20,60,2\n");
+  CHECK_THAT(error_of([&] { (void)read_generic_trace(cpu, GenericTraceSpec{}); }),
+             Equals(cpu + ":3: column 'num_gpus': 0 GPUs (a CPU job); set the trace's \"zero_gpus\": \"drop\" to "
+                          "leave such rows out"));
+  GenericTraceSpec drop;
+  drop.zero_gpus = "drop";
+  const Trace kept = read_generic_trace(cpu, drop);
+  REQUIRE(kept.jobs.size() == 2);
+  CHECK(kept.jobs[1].gpus == 2);
+  CHECK(kept.skipped.zero_gpus == 1);
+  const std::string all_cpu = write_file(dir, "allcpu.csv", "timestamp,duration,num_gpus\n0,60,0\n");
+  CHECK_THAT(error_of([&] { (void)read_generic_trace(all_cpu, drop); }),
+             Contains("no job to replay (all 1 rows ask for 0 GPUs"));
+  const std::string negative = write_file(dir, "neg.csv", "timestamp,duration,num_gpus\n0,60,-1\n");
+  CHECK_THAT(error_of([&] { (void)read_generic_trace(negative, drop); }), Contains("neg.csv:2: column 'num_gpus'"));
+
+  // A header of one column holding another separator: the file is named with the separator it seems to use.
+  const std::string semi = write_file(dir, "semi.csv", "timestamp;duration;num_gpus\n0;60;1\n");
+  CHECK_THAT(error_of([&] { (void)read_generic_trace(semi, GenericTraceSpec{}); }),
+             Contains("semi.csv:1: the header is one column ('timestamp;duration;num_gpus'): the file seems "
+                      "separated by ';', but generic traces are comma-separated"));
+  const std::string tabs = write_file(dir, "tabs.csv", "timestamp\tduration\tnum_gpus\n0\t60\t1\n");
+  CHECK_THAT(error_of([&] { (void)read_generic_trace(tabs, GenericTraceSpec{}); }), Contains("separated by tabs"));
 }
