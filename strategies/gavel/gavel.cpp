@@ -102,16 +102,19 @@ class GavelRound final : public Strategy {
       if (!st.tput_kept) {
         const int sf = std::max(1, j.pub->requested_gpus);
         st.scale_factor = sf;
-        const std::vector<double> before = std::move(st.tput);
-        st.tput.assign(n, 0.0);
+        const bool had = st.tput.size() == n;  // read before: a change asks for a new allocation (below)
+        bool changed = false;
+        st.tput.resize(n);
         for (std::size_t k = 0; k < n; ++k) {
           const PoolInfo& p = s.pools[k];
-          st.tput[k] = j.belief->throughput_on(p.gpu_type, sf, (sf + p.gpus_per_node - 1) / p.gpus_per_node);
+          const double v = j.belief->throughput_on(p.gpu_type, sf, (sf + p.gpus_per_node - 1) / p.gpus_per_node);
+          changed = changed || (had && v != st.tput[k]);
+          st.tput[k] = v;
         }
         st.tput_kept = j.belief->fixed();
         // A job whose true throughput changed (an epoch-scheduled job at a new batch size) asks for a new allocation,
         // as Shockwave's simulator does after a batch change (scheduler.py _done_callback: _need_to_update_allocation).
-        if (!before.empty() && before != st.tput && j.belief->source() == "oracle") need_update_ = true;
+        if (changed && j.belief->source() == "oracle") need_update_ = true;
       }
     }
   }
