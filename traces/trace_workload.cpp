@@ -92,6 +92,8 @@ Workload workload_from_trace(const Trace& trace, std::shared_ptr<const Catalog> 
     const JobClass& c = cat.classes[static_cast<std::size_t>(plan.cls)];
     j.requested_gpus = plan.gpus;
     j.priority_weight = tj.priority_weight;
+    j.user = tj.user;
+    j.vc = tj.vc;
     trace.format->fill_job(tj, c, plan.asked, spec.gpus_per_node, zw, j);
     j.speed_factor = std::exp(spec.speed_sigma * zs - 0.5 * spec.speed_sigma * spec.speed_sigma) /
                      c.goodput_slowdown;  // goodput.slowdown: 1 unless set

@@ -22,6 +22,8 @@ struct JobTruth {
   std::string name;              // from a trace, else "job-<id>"
   double batch_size = 0.0;       // global batch the job was submitted with, from a trace (0 = its class's batch)
   double priority_weight = 1.0;  // from a Gavel trace (> 0); Gavel's max-min policies weigh jobs by it
+  std::string user{};            // from a trace with users (philly_log, acme, helios, generic `user`); "" = none
+  std::string vc{};              // from a trace with virtual clusters (philly_log, helios, generic `vc`); "" = none
   // A speed that changes at epoch boundaries (Shockwave traces: workloads/epoch_schedule.h); null = constant speed.
   std::shared_ptr<const EpochSchedule> schedule = nullptr;
 };

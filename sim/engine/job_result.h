@@ -12,6 +12,8 @@ struct JobResult {
   int id = 0;
   std::string name;
   std::string class_name;
+  std::string user;  // the trace's user and virtual cluster (JobTruth::user, vc); "" when the trace has none
+  std::string vc;
   double arrival = 0.0;
   double first_start = 0.0;
   double finish = 0.0;

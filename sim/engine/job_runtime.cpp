@@ -44,6 +44,8 @@ void fill_result(JobResult& result, const JobTruth& t, const JobClass& cls, cons
   result.id = t.id;
   result.name = t.name;
   result.class_name = cls.name;
+  result.user = t.user;
+  result.vc = t.vc;
   result.arrival = t.arrival;
   result.work = r.work;
   result.isolated_s = t.schedule ? t.schedule->isolated_s : 0.0;
