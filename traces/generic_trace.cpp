@@ -6,10 +6,12 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <unordered_map>
 #include <utility>
 
 #include "traces/recorded_run.h"
 #include "traces/trace_time.h"
+#include "workloads/catalog.h"
 #include "workloads/io/csv.h"
 
 namespace ringsched {
@@ -96,6 +98,58 @@ void one_column_hint(const CsvTable& t, const std::string& path) {
   }
 }
 
+// The catalog class a row's class cell names: through class_map, else the name itself when the catalog has it.
+// `seen` caches the names met so far (a trace of a million rows names a few models).
+const std::string& generic_row_class(const CsvTable& t, const CsvRow& row, int col, const GenericTraceSpec& spec,
+                                     std::unordered_map<std::string, std::string>& seen) {
+  const std::string& cell = t.text(row, col);
+  if (const auto it = seen.find(cell); it != seen.end()) return it->second;
+  if (const auto m = spec.class_map.find(cell); m != spec.class_map.end())
+    return seen.emplace(cell, m->second).first->second;
+  if (std::find(spec.catalog_classes.begin(), spec.catalog_classes.end(), cell) != spec.catalog_classes.end()) {
+    if (!cell.empty()) return seen.emplace(cell, cell).first->second;
+  }
+  const std::string shown = "'" + (cell.size() > 60 ? cell.substr(0, 57) + "..." : cell) + "'";
+  t.fail(row, "column '" + spec.class_column +
+                  "': " + (cell.empty() ? std::string("no class") : "unknown class " + shown) + " (catalog " +
+                  spec.catalog_name + " has " + join_names(spec.catalog_classes) +
+                  "; map the trace's names to them with the trace's \"class_map\")");
+}
+
+// workload.trace.columns and class_map into `g` (class_map only with columns.class, its values catalog classes).
+void read_generic_columns(const JsonReader& tr, const Catalog& cat, GenericTraceSpec& g) {
+  if (auto cols = tr.maybe("columns")) {
+    cols->expect_object({"submit", "duration", "gpus", "id", "gpu_type", "class", "user", "vc"});
+    g.id_column = cols->string_or("id", "");
+    g.submit_column = cols->string_or("submit", g.submit_column);
+    g.duration_column = cols->string_or("duration", g.duration_column);
+    g.gpus_column = cols->string_or("gpus", g.gpus_column);
+    g.gpu_type_column = cols->string_or("gpu_type", "");
+    g.class_column = cols->string_or("class", "");
+    g.user_column = cols->string_or("user", "");
+    g.vc_column = cols->string_or("vc", "");
+    if (!g.class_column.empty() && tr.has("class")) {
+      tr.at("class").fail(
+          "give either \"class\" (one class for every job) or columns.class (each row's class), not both");
+    }
+  }
+  g.catalog_classes = cat.class_names();
+  g.catalog_name = cat.name;
+  if (auto map = tr.maybe("class_map")) {
+    if (g.class_column.empty()) map->fail("needs columns.class (the column whose names it maps)");
+    if (!map->value().is_object()) map->fail("expected an object of trace name -> catalog class");
+    for (const auto& [name, value] : map->value().items()) {
+      const JsonReader v = map->at(name);
+      const std::string cls = v.as_string();
+      if (cat.find(cls) < 0) {
+        v.fail("class '" + cls + "' is not in catalog " + cat.name + " (classes: " + join_names(cat.class_names()) +
+               ")");
+      }
+      g.class_map[name] = cls;
+    }
+  }
+}
+
 class GenericTraceFormat final : public RecordedRunFormat {
  public:
   [[nodiscard]] std::string name() const override { return "generic"; }
@@ -103,7 +157,19 @@ class GenericTraceFormat final : public RecordedRunFormat {
     return "submit time, duration and GPUs per row (column names, units and the class configurable)";
   }
   [[nodiscard]] std::vector<std::string> keys() const override {
-    return {"columns", "submit_format", "class", "zero_gpus"};
+    return {"columns", "submit_format", "class", "zero_gpus", "class_map"};
+  }
+
+  // The row's class column (TraceJob::class_name) when the trace has one, else workload.trace.class.
+  [[nodiscard]] int row_class(const TraceJob& row, const Catalog& catalog, int default_class,
+                              const std::string& at) const override {
+    if (row.class_name.empty()) return default_class;
+    const int c = catalog.find(row.class_name);
+    if (c < 0) {
+      throw InputError(at + "class '" + row.class_name + "' is not in catalog " + catalog.name +
+                       " (classes: " + join_names(catalog.class_names()) + ")");
+    }
+    return c;
   }
 
   [[nodiscard]] Trace read(const std::string& path, const JsonReader& tr, const std::string& time_unit,
@@ -118,13 +184,7 @@ class GenericTraceFormat final : public RecordedRunFormat {
     if (g.zero_gpus != "error" && g.zero_gpus != "drop") {
       tr.at("zero_gpus").fail("unknown value '" + g.zero_gpus + "' (valid: error, drop)");
     }
-    if (auto cols = tr.maybe("columns")) {
-      cols->expect_object({"submit", "duration", "gpus", "id"});
-      g.id_column = cols->string_or("id", "");
-      g.submit_column = cols->string_or("submit", g.submit_column);
-      g.duration_column = cols->string_or("duration", g.duration_column);
-      g.gpus_column = cols->string_or("gpus", g.gpus_column);
-    }
+    read_generic_columns(tr, cat, g);
     read_class_key(tr, cat, spec);
     return read_generic_trace(path, g, static_cast<std::size_t>(std::max(0, spec.max_jobs)));
   }
@@ -145,13 +205,23 @@ Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec, 
   int c_dur = -1;
   int c_gpus = -1;
   int c_id = -1;
+  int c_type = -1;
+  int c_class = -1;
+  int c_user = -1;
+  int c_vc = -1;
+  std::unordered_map<std::string, std::string> classes_seen;
   for_each_csv_row(path, [&](const CsvTable& t, const CsvRow& row) {
     if (c_sub < 0) {
       if (t.header.size() == 1) one_column_hint(t, path);
       c_sub = t.require_column(spec.submit_column);
       c_dur = t.require_column(spec.duration_column);
       c_gpus = t.require_column(spec.gpus_column);
-      c_id = spec.id_column.empty() ? -1 : t.require_column(spec.id_column);
+      const auto optional = [&t](const std::string& name) { return name.empty() ? -1 : t.require_column(name); };
+      c_id = optional(spec.id_column);
+      c_type = optional(spec.gpu_type_column);
+      c_class = optional(spec.class_column);
+      c_user = optional(spec.user_column);
+      c_vc = optional(spec.vc_column);
     }
     TraceJob j;
     j.line = row.line;
@@ -179,6 +249,10 @@ Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec, 
       t.fail(row, "column '" + spec.gpus_column +
                       "': 0 GPUs (a CPU job); set the trace's \"zero_gpus\": \"drop\" to leave such rows out");
     }
+    if (c_type >= 0) j.gpu_type = t.text(row, c_type);
+    if (c_user >= 0) j.user = t.text(row, c_user);
+    if (c_vc >= 0) j.vc = t.text(row, c_vc);
+    if (c_class >= 0) j.class_name = generic_row_class(t, row, c_class, spec, classes_seen);
     kept.add(std::move(j));
   });
   if (kept.rows() == 0 && tr.skipped.zero_gpus > 0) {

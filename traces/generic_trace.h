@@ -1,10 +1,13 @@
 // traces/generic_trace.h — generic traces with a submit time, a duration and a GPU count per row (e.g. the
-// Philly-derived philly.csv), with configurable column names and time units. Every job belongs to one catalog class
-// (workload.trace.class) and does the work it did in the trace on the GPUs it had.
+// Philly-derived philly.csv), with configurable column names and time units, and optional GPU-type, class, user and
+// virtual-cluster columns. Every job belongs to one catalog class (workload.trace.class, or its row's `class` column)
+// and does the work it did in the trace on the GPUs it had.
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "traces/trace_format.h"
 
@@ -23,11 +26,24 @@ struct GenericTraceSpec {
   // Rows asking for 0 GPUs (CPU jobs, common in Helios and Acme): "error" (default: file:line names the row) or
   // "drop" (left out, counted in Trace::skipped.zero_gpus).
   std::string zero_gpus = "error";
+  // Optional columns ("" = none): the row's GPU type (carried in TraceJob::gpu_type; placement does not enforce it
+  // yet), user and virtual cluster (carried into the job and jobs.csv), and model / class name (the row's catalog
+  // class, through class_map: TraceJob::class_name).
+  std::string gpu_type_column;
+  std::string user_column;
+  std::string vc_column;
+  std::string class_column;
+  // With class_column: a trace name -> catalog class; names not in it must be classes of the catalog. A cell must
+  // name a class (an empty one only when class_map maps "").
+  std::map<std::string, std::string> class_map;
+  std::vector<std::string> catalog_classes;  // the catalog's class names (with class_column)
+  std::string catalog_name;                  // for messages
 };
 
 // Generic trace: rows are sorted by submit time (traces such as philly.csv are not in order) and rebased so the
-// first submission is at 0. Negative durations or times, GPU counts < 0 (0 unless zero_gpus is "drop") and unparsable
-// fields fail with file:line; a header of one column that holds ';', '|' or a tab says which separator it seems to use.
+// first submission is at 0. Negative durations or times, GPU counts < 0 (0 unless zero_gpus is "drop"), unparsable
+// fields and (with class_column) a name that is neither in class_map nor a catalog class fail with file:line; a header
+// of one column that holds ';', '|' or a tab says which separator it seems to use.
 // The file is streamed and every row checked; only the first `keep` rows by submit time are held (0 = all: TraceRows).
 Trace read_generic_trace(const std::string& path, const GenericTraceSpec& spec, std::size_t keep = 0);
 

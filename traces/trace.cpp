@@ -41,6 +41,7 @@ Trace repeat_trace(const Trace& trace, int copies, double every) {
   out.file = trace.file;
   out.format = trace.format;
   out.skipped = trace.skipped;
+  out.gpus_rounded_up = trace.gpus_rounded_up;
   if (trace.file_rows > trace.jobs.size()) out.file_rows = trace.file_rows * static_cast<std::size_t>(copies);
   out.jobs.reserve(keys.size());
   for (const Key& key : keys) {

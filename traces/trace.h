@@ -1,6 +1,7 @@
 // traces/trace.h — job traces as read by a trace format (traces/trace_format.h: the Pollux workload files, generic
-// submit/duration/GPU traces, Gavel's traces, Philly's job log and Acme's job CSVs with each job's outcome), their
-// tiling, and the settings that turn one into a Workload (traces/trace_workload.h). Formats: docs/config.md.
+// submit/duration/GPU traces, Gavel's traces, Philly's job log, Acme's and Helios' job CSVs and Alibaba PAI's job and
+// task tables with each job's outcome), their tiling, and the settings that turn one into a Workload
+// (traces/trace_workload.h). Formats: docs/config.md.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +15,7 @@ namespace ringsched {
 
 struct EpochSchedule;
 
-// How a job ended in its trace (formats that record it: philly_log, acme); kUnknown for the others.
+// How a job ended in its trace (formats that record it: philly_log, acme, helios, pai); kUnknown for the others.
 enum class JobOutcome : std::uint8_t { kUnknown, kCompleted, kFailed, kKilled };
 std::string to_string(JobOutcome o);  // "unknown", "completed", "failed", "killed"
 
@@ -29,9 +30,13 @@ struct TraceJob {
   double priority_weight = 1.0;  // Gavel traces: the job's priority weight (> 0, finite; 1 elsewhere)
   int line = 0;                  // line in the file
   int attempts = 0;              // philly_log: the attempts the job log records (0 elsewhere)
-  JobOutcome outcome = JobOutcome::kUnknown;  // philly_log, acme: how it ended
-  std::string user;                           // philly_log, acme: the user (a hash in both traces)
-  std::string vc;                             // philly_log: the virtual cluster (a hash)
+  JobOutcome outcome = JobOutcome::kUnknown;  // philly_log, acme, helios, pai: how it ended
+  std::string user;  // philly_log, acme, helios, pai, generic `user` column: the user (a hash in the public traces)
+  std::string vc;    // philly_log, helios, generic `vc` column: the virtual cluster (a hash in the public traces)
+  // pai (the type its GPU tasks ran on, e.g. "V100", "MISC"), generic `gpu_type` column: carried with the job, not yet
+  // honoured by placement; "" elsewhere.
+  std::string gpu_type;
+  std::string class_name;  // generic `class` column: the row's catalog class (after class_map); "" elsewhere
   // shockwave: the job's batch-size schedule and the speed factor of each phase (workloads/epoch_schedule.h).
   std::shared_ptr<const EpochSchedule> schedule = nullptr;
 };
@@ -39,10 +44,14 @@ struct TraceJob {
 // Rows of a file that are not jobs of the workload, by reason (formats recording outcomes; every row is counted,
 // also those past a job cap). Never dropped silently: validate and the docs say what each count is.
 struct TraceSkipped {
-  std::size_t never_ran = 0;      // no attempt with both a start and an end (philly_log); no start or 0 s run (acme)
-  std::size_t still_running = 0;  // running when the log was taken: the last attempt started and has no end
-  std::size_t zero_gpus = 0;      // 0 GPUs (CPU jobs)
-  [[nodiscard]] std::size_t total() const { return never_ran + still_running + zero_gpus; }
+  // No attempt with both a start and an end (philly_log); no start or 0 s run (acme, helios); status Waiting, no task,
+  // no task start or end, or 0 s run (pai).
+  std::size_t never_ran = 0;
+  // Running when the log was taken: the last attempt started and has no end (philly_log); status Running (pai).
+  std::size_t still_running = 0;
+  std::size_t zero_gpus = 0;        // 0 GPUs (CPU jobs)
+  std::size_t fractional_gpus = 0;  // pai with fractional_gpus "drop": a fractional total of GPUs (e.g. 0.5)
+  [[nodiscard]] std::size_t total() const { return never_ran + still_running + zero_gpus + fractional_gpus; }
 };
 
 class TraceFormat;
@@ -55,6 +64,8 @@ struct Trace {
   // every row. total_rows() is the count either way.
   std::size_t file_rows = 0;
   TraceSkipped skipped;  // rows of the file that are not jobs (not in `jobs` nor in file_rows)
+  // pai with fractional_gpus "ceil" (the default): jobs whose fractional total of GPUs was rounded up (over the file).
+  std::size_t gpus_rounded_up = 0;
 
   [[nodiscard]] std::size_t total_rows() const { return file_rows > jobs.size() ? file_rows : jobs.size(); }
 };

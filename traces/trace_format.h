@@ -52,7 +52,8 @@ class TraceFormat {
 
 // A format file registers itself with one object at namespace scope (unique name, even in a unity build):
 //   const TraceFormatRegistrar pollux_trace_registrar{pollux_trace_format, 10};
-// `rank` orders the formats (pollux 10, generic 20, gavel 30, philly_log 40, acme 50; ties by name). The format is
+// `rank` orders the formats (pollux 10, generic 20, gavel 30, philly_log 40, acme 50, helios 60, pai 70; ties by
+// name). The format is
 // asked for on the first look-up; two formats of one name make it throw std::logic_error.
 struct TraceFormatRegistrar {
   TraceFormatRegistrar(const TraceFormat& (*format)(), int rank);

@@ -110,6 +110,7 @@ TraceNotes trace_notes(const Trace& trace, const Catalog& cat, const TraceWorklo
   notes.truncated = notes.rows - n;
   notes.outcomes = trace_outcomes(trace, n);
   notes.skipped = trace.skipped;
+  notes.gpus_rounded_up = trace.gpus_rounded_up;
   const int generic_class = generic_class_index(trace, cat, spec);
   const int gpn = std::max(1, spec.gpus_per_node);
   double gpu_seconds = 0.0;

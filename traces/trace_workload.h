@@ -25,8 +25,10 @@ struct TraceNotes {
   // Traces that record how jobs ended (philly_log, acme): completed / failed / killed counts and GPU-seconds over
   // the jobs used (the first max_jobs rows), with the failed shares; all kUnknown for the other formats.
   TraceOutcomes outcomes;
-  // Rows of the file that are not jobs (never ran, still running, 0 GPUs), over the whole file.
+  // Rows of the file that are not jobs (never ran, still running, 0 GPUs, fractional GPUs), over the whole file.
   TraceSkipped skipped;
+  // Jobs whose fractional GPUs were rounded up (pai, fractional_gpus "ceil"), over the whole file.
+  std::size_t gpus_rounded_up = 0;
 };
 
 // Each row becomes a job of the class its format gives it (TraceFormat::row_class: a Pollux row's application, a

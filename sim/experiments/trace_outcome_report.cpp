@@ -48,7 +48,15 @@ std::string trace_outcomes_text(const TraceNotes& n) {
   if (n.skipped.total() > 0) {
     out += "  rows left out: " + std::to_string(n.skipped.never_ran) + " never ran, " +
            std::to_string(n.skipped.still_running) + " still running, " + std::to_string(n.skipped.zero_gpus) +
-           " with 0 GPUs\n";
+           " with 0 GPUs";
+    if (n.skipped.fractional_gpus > 0) {
+      out += ", " + std::to_string(n.skipped.fractional_gpus) + " with fractional GPUs (fractional_gpus \"drop\")";
+    }
+    out += "\n";
+  }
+  if (n.gpus_rounded_up > 0) {
+    out += "  fractional GPUs: " + std::to_string(n.gpus_rounded_up) +
+           " jobs asked for a fractional number of GPUs, rounded up to whole GPUs (fractional_gpus \"ceil\")\n";
   }
   return out;
 }
@@ -67,7 +75,9 @@ void add_trace_outcomes_json(const TraceNotes& n, nlohmann::json& trace) {
     trace["skipped"] = {{"never_ran", n.skipped.never_ran},
                         {"still_running", n.skipped.still_running},
                         {"zero_gpus", n.skipped.zero_gpus}};
+    if (n.skipped.fractional_gpus > 0) trace["skipped"]["fractional_gpus"] = n.skipped.fractional_gpus;
   }
+  if (n.gpus_rounded_up > 0) trace["gpus_rounded_up"] = n.gpus_rounded_up;
 }
 
 }  // namespace ringsched

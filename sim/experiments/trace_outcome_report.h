@@ -1,6 +1,6 @@
-// sim/experiments/trace_outcome_report.h — how a trace's jobs ended (philly_log, acme: traces/trace_outcomes.h) and
-// the rows its reader left out, in the printed trace notes, `validate` and summary.json's `trace` block. Nothing for
-// traces that record no outcome and leave no row out, so their outputs are unchanged.
+// sim/experiments/trace_outcome_report.h — how a trace's jobs ended (philly_log, acme, helios, pai:
+// traces/trace_outcomes.h) and the rows its reader left out, in the printed trace notes, `validate` and summary.json's
+// `trace` block. Nothing for traces that record no outcome and leave no row out, so their outputs are unchanged.
 #pragma once
 
 #include <string>
@@ -12,8 +12,9 @@
 
 namespace ringsched {
 
-// "  outcomes: completed N (X GPU-h), failed N (...), killed N (...); failed X% of jobs, Y% of GPU time\n" and
-// "  rows left out: A never ran, B still running, C with 0 GPUs\n", each only when there is something to say.
+// "  outcomes: completed N (X GPU-h), failed N (...), killed N (...); failed X% of jobs, Y% of GPU time\n",
+// "  rows left out: A never ran, B still running, C with 0 GPUs[, D with fractional GPUs ...]\n" and
+// "  fractional GPUs: N jobs ... rounded up ...\n" (pai), each only when there is something to say.
 std::string trace_outcomes_text(const TraceNotes& n);
 
 struct ExperimentConfig;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <utility>
 
 #include "workloads/io/closest_name.h"
@@ -103,10 +104,13 @@ namespace {
 // or the byte-order mark may straddle two), rows leave through `emit` with their 1-based line.
 class CsvParser {
  public:
+  // `given_header` non-empty: a headerless text whose columns it names (a first row equal to it is read as the
+  // header all the same).
   CsvParser(std::string origin, std::function<void(const CsvTable&, const CsvRow&)> emit,
-            std::size_t max_row_bytes = kMaxLineBytes)
-      : emit_(std::move(emit)), max_row_bytes_(max_row_bytes) {
+            std::size_t max_row_bytes = kMaxLineBytes, std::vector<std::string> given_header = {})
+      : emit_(std::move(emit)), max_row_bytes_(max_row_bytes), header_given_(!given_header.empty()) {
     table_.file = std::move(origin);
+    table_.header = std::move(given_header);
   }
 
   void feed(const char* data, std::size_t size) {
@@ -135,6 +139,7 @@ class CsvParser {
     if (in_quotes_) throw InputError(table_.file + ":" + std::to_string(row_line_) + ": unterminated quoted field");
     if (!cur_.empty() || !row_.fields.empty()) end_row();
     if (table_.header.empty()) throw InputError(table_.file + ":1: empty file (expected a header row)");
+    if (header_given_ && first_row_) throw InputError(table_.file + ":1: empty file (no rows)");
     return table_;
   }
 
@@ -199,13 +204,19 @@ class CsvParser {
     end_field();
     const bool blank = row_.fields.size() == 1 && row_.fields[0].empty();
     if (!blank) {
+      const bool first = first_row_;
+      first_row_ = false;
       if (table_.header.empty()) {
         table_.header = row_.fields;
+      } else if (first && header_given_ && row_.fields == table_.header) {
+        // the header of a file that has one
       } else {
         if (row_.fields.size() != table_.header.size()) {
           throw InputError(table_.file + ":" + std::to_string(row_line_) + ": expected " +
-                           std::to_string(table_.header.size()) + " fields as in the header (line 1), got " +
-                           std::to_string(row_.fields.size()));
+                           std::to_string(table_.header.size()) +
+                           (header_given_ ? " fields (" + join_names(table_.header) + ")"
+                                          : std::string(" fields as in the header (line 1)")) +
+                           ", got " + std::to_string(row_.fields.size()));
         }
         row_.line = row_line_;
         emit_(table_, row_);
@@ -227,6 +238,8 @@ class CsvParser {
   std::size_t row_bytes_ = 0;  // bytes of the row so far (its quoted line breaks included)
   int line_ = 1;
   int row_line_ = 1;
+  bool header_given_ = false;
+  bool first_row_ = true;
 };
 
 }  // namespace
@@ -252,6 +265,25 @@ std::size_t for_each_csv_row(const std::string& path, const std::function<void(c
     ++rows;
     on_row(table, row);
   });
+  for_each_input_chunk(
+      path, "CSV file", [&parser](const char* data, std::size_t size) { parser.feed(data, size); }, kMaxInputFileBytes,
+      block_bytes);
+  parser.finish();
+  return rows;
+}
+
+std::size_t for_each_headerless_csv_row(const std::string& path, std::vector<std::string> header,
+                                        const std::function<void(const CsvTable&, const CsvRow&)>& on_row,
+                                        std::size_t block_bytes) {
+  if (header.empty()) throw std::invalid_argument("for_each_headerless_csv_row: no column names");
+  std::size_t rows = 0;
+  CsvParser parser(
+      path,
+      [&](const CsvTable& table, const CsvRow& row) {
+        ++rows;
+        on_row(table, row);
+      },
+      kMaxLineBytes, std::move(header));
   for_each_input_chunk(
       path, "CSV file", [&parser](const char* data, std::size_t size) { parser.feed(data, size); }, kMaxInputFileBytes,
       block_bytes);

@@ -47,5 +47,11 @@ CsvTable read_csv_file(const std::string& path);
 // `block_bytes` (tests use tiny blocks so that quotes, escapes and rows straddle them).
 std::size_t for_each_csv_row(const std::string& path, const std::function<void(const CsvTable&, const CsvRow&)>& on_row,
                              std::size_t block_bytes = kReadBlockBytes);
+// The same for a headerless file (Alibaba PAI's tables, whose column names ship in separate .header files): `header`
+// (non-empty) names the columns and every row must have that many fields; a first row equal to `header` is taken as
+// the file's own header (a file converted with one) and not passed on. An empty file is an error as above.
+std::size_t for_each_headerless_csv_row(const std::string& path, std::vector<std::string> header,
+                                        const std::function<void(const CsvTable&, const CsvRow&)>& on_row,
+                                        std::size_t block_bytes = kReadBlockBytes);
 
 }  // namespace ringsched
