@@ -29,15 +29,15 @@ struct GenericTraceSpec {
   // Optional columns ("" = none): the row's GPU type (carried in TraceJob::gpu_type; placement does not enforce it
   // yet), user and virtual cluster (carried into the job and jobs.csv), and model / class name (the row's catalog
   // class, through class_map: TraceJob::class_name).
-  std::string gpu_type_column;
-  std::string user_column;
-  std::string vc_column;
-  std::string class_column;
+  std::string gpu_type_column{};
+  std::string user_column{};
+  std::string vc_column{};
+  std::string class_column{};
   // With class_column: a trace name -> catalog class; names not in it must be classes of the catalog. A cell must
   // name a class (an empty one only when class_map maps "").
-  std::map<std::string, std::string> class_map;
-  std::vector<std::string> catalog_classes;  // the catalog's class names (with class_column)
-  std::string catalog_name;                  // for messages
+  std::map<std::string, std::string> class_map{};
+  std::vector<std::string> catalog_classes{};  // the catalog's class names (with class_column)
+  std::string catalog_name{};                  // for messages
 };
 
 // Generic trace: rows are sorted by submit time (traces such as philly.csv are not in order) and rebased so the

@@ -16,6 +16,8 @@
 #include "traces/philly_trace.h"
 #include "traces/trace_workload.h"
 #include "workloads/catalog.h"
+#include "workloads/pollux.h"
+#include "workloads/pollux_data.h"
 
 using namespace ringsched;
 using Catch::Matchers::Contains;
@@ -146,6 +148,18 @@ TEST_CASE("sim::Experiment: a generic trace's class column picks each job's cata
   unknown["workload"]["trace"]["class_map"].erase("resnet");
   CHECK_THAT(error_of([&] { (void)parse_experiment(unknown, "cfg.json", dir.path().string()); }),
              Contains("g.csv:2: column 'model': unknown class 'resnet' (catalog pollux has "));
+}
+
+TEST_CASE("traces::GenericTrace: row_class takes the row's class column, else the configured class",
+          "[trace][generic]") {
+  const Catalog cat = pollux_catalog(default_pollux_dir(), 0.0);
+  TraceJob row;
+  CHECK(generic_trace_format().row_class(row, cat, 2, "f:2: ") == 2);
+  row.class_name = "ncf";
+  CHECK(generic_trace_format().row_class(row, cat, 2, "f:2: ") == cat.find("ncf"));
+  row.class_name = "gpt";
+  CHECK_THAT(error_of([&] { (void)generic_trace_format().row_class(row, cat, 2, "f:2: "); }),
+             Catch::StartsWith("f:2: class 'gpt' is not in catalog pollux (classes: "));
 }
 
 TEST_CASE("traces::TraceWorkload: philly_log's VCs and users and acme's users reach the workload's jobs",

@@ -211,7 +211,7 @@ TEST_CASE("traces::HeliosTrace: bad input names file:line and the column", "[tra
   CHECK_THAT(err(""), Equals(path + ":1: empty file (expected a header row)"));
   CHECK_THAT(err(kHeliosHeader), Equals(path + ":2: empty trace (a header and no rows)"));
   CHECK_THAT(err(kHeliosHeader + "b,u,v,0,1,1,COMPLETED,2020-06-09 18:00:00,,,0,0\n"
-                                 "c,u,v,2,COMPLETED,2020-06-09 18:00:00,,,0,0\n"),
+                                 "c,u,v,2,1,1,COMPLETED,2020-06-09 18:00:00,,,0,0\n"),
              Equals(path + ": no job to replay (1 with 0 GPUs, 1 never ran, 0 still running)"));
 }
 

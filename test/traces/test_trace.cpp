@@ -168,7 +168,8 @@ TEST_CASE("traces::TraceFormat: the registry names each format once, in order, a
                            GenericTraceSpec{"submitted", "run_minutes", "gpus", "min", "auto", ""})
             .format == &generic_trace_format());
   CHECK(pollux_trace_format().keys().empty());
-  CHECK(generic_trace_format().keys() == std::vector<std::string>{"columns", "submit_format", "class", "zero_gpus"});
+  CHECK(generic_trace_format().keys() ==
+        std::vector<std::string>{"columns", "submit_format", "class", "zero_gpus", "class_map"});
 }
 
 TEST_CASE("traces::TraceFormat: a row's class, work and offered GPU-seconds per format", "[trace]") {
