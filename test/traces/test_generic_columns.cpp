@@ -112,8 +112,9 @@ TEST_CASE("traces::GenericTrace: an unknown class names file:line and the catalo
              Contains(empty + ":1: missing column 'owner'"));
 }
 
-TEST_CASE("sim::Experiment: a generic trace's class column picks each job's catalog class; user and vc reach the jobs",
-          "[sim][trace][generic]") {
+TEST_CASE(
+    "sim::Experiment: a generic trace's class column picks each job's catalog class, and user and vc reach the jobs",
+    "[sim][trace][generic]") {
   TempDir dir;
   generic_columns_write(dir, "g.csv", kGenericColumnsCsv);
   nlohmann::json doc = generic_columns_config();

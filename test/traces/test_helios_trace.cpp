@@ -215,7 +215,7 @@ TEST_CASE("traces::HeliosTrace: bad input names file:line and the column", "[tra
              Equals(path + ": no job to replay (1 with 0 GPUs, 1 never ran, 0 still running)"));
 }
 
-TEST_CASE("traces::HeliosTrace: a config reads it; users and VCs reach the jobs; validate's counts",
+TEST_CASE("traces::HeliosTrace: a config reads it, users and VCs reach the jobs, validate's counts",
           "[trace][outcomes][helios][config]") {
   TempDir dir;
   const std::string fixture = kHeliosFixtures + "helios-cluster_log.csv";

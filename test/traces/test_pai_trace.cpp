@@ -186,7 +186,7 @@ TEST_CASE("traces::PaiTrace: bad input names file:line and the column", "[trace]
              Equals(jobs + ": no job to replay (1 still running, 0 never ran, 0 with 0 GPUs, 0 with fractional GPUs)"));
 }
 
-TEST_CASE("traces::PaiTrace: a config names the task table beside it; validate prints the counts by reason",
+TEST_CASE("traces::PaiTrace: a config names the task table beside it, and validate prints the counts by reason",
           "[trace][outcomes][pai][config][cli]") {
   TempDir dir;
   const std::string cfg = dir / "cfg.json";
