@@ -244,6 +244,14 @@ TEST_CASE("traces::HeliosTrace: a config reads it, users and VCs reach the jobs,
   CHECK(w.jobs[0].user == "uC");
   CHECK(w.jobs[0].vc == "vcA");
   CHECK(w.jobs[1].vc == "vcB");
+  // The command line: a bad row exits 2 with one line naming file:line and the column.
+  nlohmann::json strict = doc;
+  strict["workload"]["trace"].erase("zero_gpus");
+  ringsched::test::write_whole_file(dir / "cfg.json", strict.dump());
+  const auto r = ringsched::test::run_cli("validate --config " + ringsched::test::shell_quote(dir / "cfg.json"));
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Contains(fixture + ":3: column 'gpu_num': 0 GPUs"));
+  CHECK(r.out.empty());
   // A key of another format is refused naming the formats that take it.
   doc["workload"]["trace"]["task_table"] = "t.csv";
   CHECK_THAT(error_of([&] { (void)parse_experiment(doc, "cfg.json", dir.path().string()); }),
