@@ -140,6 +140,7 @@ StrategyInfo qssf_strategy_info() {
   info.default_beliefs = "none";
   info.params = {"gpus", "backfill", "estimator", "prior_s"};
   info.gpu_types = true;
+  info.plans_with_beliefs = [](const JsonReader& p) { return p.string_or("estimator", "history") == "oracle"; };
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
     const std::string estimator = p.string_or("estimator", "history");
     if (estimator != "history" && estimator != "oracle") {

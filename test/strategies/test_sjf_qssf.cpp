@@ -121,6 +121,26 @@ TEST_CASE("strategies::sjf: the head of the queue blocks the rest unless backfil
   CHECK(back.jobs[1].finish == Approx(110.0));
 }
 
+TEST_CASE("strategies::sjf: on GPU pools the shortest job is placed first, each on a pool with room", "[sjf][pools]") {
+  // Pools of 2 GPUs each; beliefs alike on both types, so a job goes to the first pool with room. Durations at the
+  // requested 2, 2 and 1 GPUs: 10,000 / 200 = 50 s, 2,000 / 200 = 10 s, 100,000 / 100 = 1,000 s. sjf: job 1 takes
+  // pool 0, job 0 pool 1, job 2 waits; fifo places job 0 first (pool 0).
+  ringsched::test::FnScene sc;
+  sc.add([](int w) { return 100.0 * w; }, 10000, 1, 4, 2);
+  sc.add([](int w) { return 100.0 * w; }, 2000, 1, 4, 2);
+  sc.add([](int w) { return 100.0 * w; }, 100000, 1, 4, 1);
+  const std::vector<PoolInfo> pools = {{"slow", 2, 2, 0}, {"fast", 2, 2, 0}};
+  Snapshot& s = const_cast<Snapshot&>(sc.make(4, 2));
+  s.pools = pools;
+  const Decision d = ringsched::test::strategy_named("sjf")->decide(s);
+  CHECK(d.gpus() == std::vector<int>{2, 2, 0});
+  CHECK(d.jobs[1].pool == 0);
+  CHECK(d.jobs[0].pool == 1);
+  const Decision f = ringsched::test::strategy_named("fifo")->decide(s);
+  CHECK(f.jobs[0].pool == 0);
+  CHECK(f.jobs[1].pool == 1);
+}
+
 TEST_CASE("strategies::ServiceEstimator: each fallback level answers with the mean of its finished jobs",
           "[qssf][estimator]") {
   ServiceEstimator e(3600.0);
@@ -281,7 +301,11 @@ TEST_CASE("strategies::sjf and qssf: bad params are refused naming the JSON path
              Contains("cfg.json: strategies[0].params") && Contains("prior_s"));
   CHECK_THAT(sq_config_error("sjf[none]"), Contains("strategy 'sjf' plans with beliefs"));
   CHECK(sq_config_error({{"name", "qssf"}, {"params", {{"prior_s", 0}, {"backfill", true}}}}).empty());
-  // The oracle estimator without beliefs: refused when it first ranks a job, naming what to do.
+  CHECK_THAT(sq_config_error({{"name", "qssf"}, {"params", {{"estimator", "oracle"}}}}),
+             Contains("cfg.json: strategies[0]: strategy 'qssf' plans with beliefs under these params; \"none\" gives "
+                      "it none (give it a source, e.g. qssf[oracle])"));
+  CHECK(sq_config_error({{"name", "qssf[oracle]"}, {"params", {{"estimator", "oracle"}}}}).empty());
+  // Run directly (no config) without beliefs: refused when it first ranks a job, naming what to do.
   const Workload w = sq_workload({{0, 10, 4, "", ""}, {1, 10, 4, "", ""}, {2, 10, 4, "", ""}});
   CHECK_THAT(ringsched::test::error_of([&] {
                (void)sq_run(w, "qssf", {{"estimator", "oracle"}}, "none");
