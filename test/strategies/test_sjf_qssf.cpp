@@ -248,7 +248,33 @@ TEST_CASE("strategies::qssf: jobs arriving together into an empty queue go by GP
   CHECK(r.jobs[2].first_start == 0.0);
   CHECK(r.jobs[0].first_start == Approx(20.0));
   const RunResult f = sq_run(w, "fifo", nlohmann::json::object(), "none");
-  CHECK(f.jobs[0].first_start == 0.0);
+  CHECK(
+      f.jobs[0].first_start ==
+      0.0);  // With history that would rank them the other way: h1 (u1 "big", 1 GPU) ran 0..100, h2 (u2 "tiny", 4 GPUs)
+  // 100..101. At 200 p (u1 "big", 1 GPU; 100 GPU-s by history) and q (u2 "tiny", 4 GPUs; 4 GPU-s) arrive together
+  // into the empty queue: unranked, p (fewer GPUs) starts at 200 and q waits for it (to 210). Ranked, q would go first.
+  const Workload h = sq_workload(
+      {{0, 100, 1, "u1", "big"}, {100, 1, 4, "u2", "tiny"}, {200, 10, 1, "u1", "big"}, {200, 10, 4, "u2", "tiny"}});
+  const RunResult g = sq_run(h, "qssf", nlohmann::json::object(), "none");
+  CHECK(g.jobs[2].first_start == Approx(200.0));
+  CHECK(g.jobs[3].first_start == Approx(210.0));
+}
+
+TEST_CASE(
+    "strategies::qssf: a job's run time is measured from its start to its end, even when nothing is left to "
+    "decide at its end",
+    "[qssf]") {
+  // x (u1 "a", 4 GPUs) runs 0..20; nothing waits then, so no decision comes until y arrives at 30 (u2 "b", 4 GPUs,
+  // 30..55). Blocker z 55..155; p (u1 "a") at 56, q (u2 "b") at 57, 1 s each on 4 GPUs: p is estimated at 20 s x 4 =
+  // 80 GPU-s (30 s, were x's end taken at the next decision: 120), q at 25 s x 4 = 100. p starts at 155, q at 156.
+  const Workload w = sq_workload({{0, 20, 4, "u1", "a"},
+                                  {30, 25, 4, "u2", "b"},
+                                  {55, 100, 4, "u3", "z"},
+                                  {56, 1, 4, "u1", "a"},
+                                  {57, 1, 4, "u2", "b"}});
+  const RunResult r = sq_run(w, "qssf", nlohmann::json::object(), "none");
+  CHECK(r.jobs[3].first_start == Approx(155.0));
+  CHECK(r.jobs[4].first_start == Approx(156.0));
 }
 
 TEST_CASE("strategies::sjf and qssf: incremental decisions equal dense ones, and runs repeat exactly",
