@@ -20,7 +20,7 @@ FIXED = {"eight": "#0072B2", "precompute": "#E69F00", "exploratory": "#009E73", 
          "max_min_fairness_perf": "#661100", "finish_time_fairness_perf": "#CC6677",
          "min_total_duration_perf": "#6699CC", "finish_time_fairness": "#DDCC77", "min_total_duration": "#88CCEE",
          "max_sum_throughput_perf": "#AA4466", "isolated": "#888888", "allox": "#EE8866",
-         "gandiva_fair": "#BBCC33", "sia_gavel": "#77AADD"}
+         "gandiva_fair": "#BBCC33", "sia_gavel": "#77AADD", "sjf": "#FFAABB", "qssf": "#F0E442"}
 MARKERS = ["o", "s", "D", "^", "v", "<", ">", "P", "X", "*", "h", "p", "d", "8", "H", "1", "2", "3", "4", "+", "x",
            "|", "_", "$\\clubsuit$", "$\\spadesuit$", "$\\heartsuit$"]
 HATCHES = ["//", "\\\\", "xx", "..", "++", "--", "oo", "||", "**"]

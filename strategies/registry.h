@@ -32,6 +32,9 @@ struct StrategyInfo {
   // On a cluster with GPU pools: why the strategy's params do not fit the pools' GPU types ("" when they do), for
   // configs to refuse it at its params (exit 2). Null: nothing to check.
   std::function<std::string(const JsonReader& params, const std::vector<std::string>& gpu_types)> check_pools;
+  // For a strategy whose default beliefs are "none": whether it plans with beliefs under these params all the same
+  // (then configs refuse beliefs "none" for it). Null: never (qssf: with estimator "oracle").
+  std::function<bool(const JsonReader& params)> plans_with_beliefs;
   // Builds a fresh instance (one per replicate). `params` is an object holding only keys from `params`.
   std::function<std::unique_ptr<Strategy>(const JsonReader& params)> make;
 };

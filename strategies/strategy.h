@@ -67,6 +67,7 @@ class Belief {
 struct JobPublic {
   int id = 0;
   std::string name;
+  std::string user;  // from traces that record it (philly_log, acme, ...); empty when unknown
   double arrival = 0.0;
   int requested_gpus = 0;        // from a trace; 0 = none
   double priority_weight = 1.0;  // from a Gavel trace (> 0); Gavel's max-min policies weigh jobs by it
@@ -198,6 +199,10 @@ class Strategy {
   virtual Decision decide_changes(const Snapshot& snapshot);
   // Called when a job finishes, so per-job state can be dropped.
   virtual void on_finish(int /*job_id*/) {}
+  // The engine calls this when a job finishes at `time` (the simulated clock, which no snapshot may show when no job
+  // is left to decide for); the default calls on_finish. Strategies that learn from finished jobs' run times (qssf)
+  // override it.
+  virtual void on_finish_at(int job_id, double /*time*/) { on_finish(job_id); }
   // Whether jobs that can adapt their batch size (goodput-model classes with adaptive_batch) do so under this
   // strategy, as under Pollux; otherwise every job keeps the batch it was submitted with.
   [[nodiscard]] virtual bool adapts_batch() const { return false; }

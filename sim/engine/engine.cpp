@@ -332,7 +332,7 @@ class Engine final : public Probe, public JobViews {
       active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(pos));
       views_.erase(views_.begin() + static_cast<std::ptrdiff_t>(pos));
     }
-    strat_.on_finish(id);
+    strat_.on_finish_at(id, now_);
   }
 
   // The job's belief sees its progress (and goodput report) as of now.

@@ -16,6 +16,7 @@ class GapRecorder final : public Strategy {
   [[nodiscard]] std::string name() const override { return inner_->name(); }
   Decision decide(const Snapshot& s) override;
   void on_finish(int job_id) override { inner_->on_finish(job_id); }
+  void on_finish_at(int job_id, double time) override { inner_->on_finish_at(job_id, time); }
   [[nodiscard]] bool adapts_batch() const override { return inner_->adapts_batch(); }
   // One entry per decision where every job had a belief and at least one job was served.
   [[nodiscard]] const std::vector<double>& gaps() const { return gaps_; }

@@ -484,6 +484,11 @@ StrategySpec parse_strategy(const JsonReader& r) {
   JsonReader pr(s.params, r.file(), r.path() + ".params");
   pr.expect_object(info.params);
   (void)info.make(pr);
+  if (s.beliefs == "none" && info.plans_with_beliefs && info.plans_with_beliefs(pr)) {
+    beliefs_at.fail("strategy '" + s.name +
+                    "' plans with beliefs under these params; \"none\" gives it none (give it a source, e.g. " +
+                    s.name + "[oracle])");
+  }
   return s;
 }
 

@@ -285,8 +285,8 @@ std::shared_ptr<const Catalog> st_typed_catalog() {
 }  // namespace
 
 TEST_CASE(
-    "strategies::typed strategies: srtf, tiresias, afs and exploratory complete every job on GPU pools without "
-    "over-using a pool",
+    "strategies::typed strategies: srtf, tiresias, afs, exploratory, sjf and qssf complete every job on GPU pools "
+    "without over-using a pool",
     "[strategies][pools][engine]") {
   const auto cat = st_typed_catalog();
   EngineConfig ec;
@@ -295,11 +295,11 @@ TEST_CASE(
   ec.cluster.gpus_per_node = 4;
   ec.restart.cost_s = 10.0;
   // exploratory twice: reclaiming GPUs for exploration (the default) and waiting for free ones.
-  const std::vector<std::pair<std::string, nlohmann::json>> runs = {{"srtf", nlohmann::json::object()},
-                                                                    {"tiresias", nlohmann::json::object()},
-                                                                    {"afs", nlohmann::json::object()},
-                                                                    {"exploratory", nlohmann::json::object()},
-                                                                    {"exploratory", {{"reclaim", false}}}};
+  const std::vector<std::pair<std::string, nlohmann::json>> runs = {
+      {"srtf", nlohmann::json::object()},    {"tiresias", nlohmann::json::object()},
+      {"afs", nlohmann::json::object()},     {"exploratory", nlohmann::json::object()},
+      {"exploratory", {{"reclaim", false}}}, {"sjf", nlohmann::json::object()},
+      {"qssf", nlohmann::json::object()}};
   for (const auto& [name, params] : runs) {
     REQUIRE(find_strategy(name, "test").gpu_types);
     for (const std::string beliefs : {"oracle", "history"}) {

@@ -13,7 +13,8 @@ TEST_CASE("cli::strategies: each strategy says whether it runs on GPU pools, and
   const test::CliResult r = test::run_cli("strategies");
   REQUIRE(r.code == 0);
   for (const char* name : {"srtf  (beliefs: history", "tiresias  (beliefs: none", "afs  (beliefs: history",
-                           "exploratory  (beliefs: history", "precompute  (beliefs: history", "fifo  (beliefs: none"})
+                           "exploratory  (beliefs: history", "precompute  (beliefs: history", "fifo  (beliefs: none",
+                           "sjf  (beliefs: oracle", "qssf  (beliefs: none"})
     CHECK_THAT(r.out, Contains(std::string(name) + "; GPU pools: yes)"));
   CHECK_THAT(r.out, Contains("gavel_fifo  (beliefs: oracle; GPU pools: only)"));
   CHECK_THAT(r.out, Contains("eight  (beliefs: none; GPU pools: no)"));

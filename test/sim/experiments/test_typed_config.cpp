@@ -113,7 +113,7 @@ TEST_CASE("sim::Experiment: a typed cluster refuses classes and strategies that 
   CHECK_THAT(typed_error(doc),
              Contains("cfg.json: strategies[0]") && Contains("does not choose GPU types (its DP") &&
                  Contains("strategies that do: afs, allox, exploratory, fifo, finish_time_fairness,") &&
-                 Contains("optimus, pollux, precompute, sia_gavel, srtf, tiresias)"));
+                 Contains("optimus, pollux, precompute, qssf, sia_gavel, sjf, srtf, tiresias)"));
   doc["strategies"] = nlohmann::json::array({"eight"});
   CHECK_THAT(typed_error(doc), Contains("does not choose GPU types (it is the paper's fixed-size FCFS"));
   doc = typed_example();
