@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
 #include "sim/cli/flags.h"
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
+#include "sim/experiments/breakdown_report.h"
 #include "sim/experiments/failure_report.h"
 #include "sim/experiments/fairness_report.h"
 #include "sim/experiments/network_report.h"
@@ -55,6 +57,20 @@ void add_run_options(CLI::App* cmd, RunOptions& o) {
                   "Unit of the times in the printed tables, table.md, table.csv and the plots: s, min (default) or h; "
                   "summary.json, jobs.csv and events.csv stay in seconds")
       ->check(CLI::IsMember({"s", "min", "h"}));
+  cmd->add_flag("--breakdown", o.breakdown,
+                "Queueing delay (mean, median, p95) and finish-time fairness (rho, Jain's index) after the summary, "
+                "per user, VC and job size in breakdown.csv, and jobs.csv's rho (output.breakdown; docs/config.md)");
+  cmd->add_option("--series", o.series,
+                  "Write series.csv: busy GPUs, utilisation, queued and running jobs every SECONDS from 0 to the "
+                  "last finish, per run (output.series_s; 0.001 to 1e9)")
+      ->check(strict_number())
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            const double v = std::strtod(value.c_str(), nullptr);
+            if (v >= kMinSeriesS && v <= kMaxSeriesS) return "";
+            return "'" + value + "' is not an interval between 0.001 and 1e9 seconds";
+          },
+          "SECONDS"));
   cmd->add_flag("--optimality-gap", o.optimality_gap,
                 "Record each decision's objective gap to the exact optimum and print its distribution "
                 "(docs/topology.md)");
@@ -94,6 +110,8 @@ void apply_run_options(nlohmann::json& doc, const RunOptions& o) {
   if (o.seeds) doc["seeds"] = *o.seeds;
   if (o.restart_cost) doc["restart"]["cost_s"] = *o.restart_cost;
   if (o.optimality_gap) doc["output"]["optimality_gap"] = true;
+  if (o.breakdown) doc["output"]["breakdown"] = true;
+  if (o.series) doc["output"]["series_s"] = *o.series;
   if (o.jobs && doc.contains("workload") && doc["workload"].is_object()) {
     nlohmann::json& wl = doc["workload"];
     wl["jobs"] = *o.jobs;
@@ -176,6 +194,7 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
     std::cout << render_network_report(cfg, res, f);    // empty unless cluster.network
     std::cout << render_failure_report(cfg, res, f);    // empty unless cluster.failures
     std::cout << render_fairness_report(cfg, res, f);   // empty unless a Shockwave trace
+    std::cout << render_breakdown_report(cfg, res, f);  // empty unless output.breakdown
     if (res.stats) std::cout << render_stats(*res.stats, f);
     std::cout << std::flush;
   }

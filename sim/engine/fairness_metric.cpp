@@ -15,6 +15,23 @@ double shockwave_rho(const JobResult& job, std::size_t trace_jobs, int total_gpu
   return std::round((job.finish - job.arrival) / (job.isolated_s * contention) * 1e5) / 1e5;
 }
 
+double job_rho(const JobResult& job, std::size_t trace_jobs, int total_gpus) {
+  if (job.isolated_s > 0.0) return shockwave_rho(job, trace_jobs, total_gpus);
+  if (!(job.alone_s > 0.0)) return -1.0;
+  return (job.finish - job.arrival) / job.alone_s;
+}
+
+double jain_index(const std::vector<double>& x) {
+  if (x.empty()) return 0.0;
+  double sum = 0.0;
+  double squares = 0.0;
+  for (double v : x) {
+    sum += v;
+    squares += v * v;
+  }
+  return squares > 0.0 ? sum * sum / (static_cast<double>(x.size()) * squares) : 0.0;
+}
+
 namespace {
 
 // Jobs in `window` with rho > 1.1 (0 when no job has an isolated time).

@@ -10,6 +10,7 @@
 #include "sim/engine/fairness_metric.h"
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
+#include "sim/experiments/breakdown_report.h"
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/failure_summary.h"
 #include "sim/experiments/trace_kind.h"
@@ -400,6 +401,7 @@ nlohmann::json cells_json(const ExperimentConfig& c, const ExperimentResult& r) 
         metrics[m] = agg_json(cell_aggregate(c, r, l, s, m));
       cell["metrics"] = metrics;
       if (c.cluster.typed()) cell["gpu_utilisation_by_type"] = pool_utilisation_json(c, r, l, s);
+      if (c.output.breakdown) cell["queue_fairness"] = breakdown_cell_json(c, r, l, s);
       const PairedRatio pr = paired_ratio(c, r, l, s, eight);
       if (pr.available) cell["jct_ratio_to_eight"] = agg_json(pr.ratio);
       cells.push_back(cell);
@@ -604,13 +606,15 @@ std::string block_heading(const ExperimentConfig& c) {
 // (node failures that hit the job) comes before `measured`. A trace that records how its jobs ended (philly_log,
 // acme) adds `outcome` (completed, failed, killed: as recorded; the run replays the job's recorded run time) before
 // `measured`.
+// A trace with users / virtual clusters adds `user` / `vc` after `class`; output.breakdown (--breakdown) adds `rho`
+// (JCT / run time alone; empty for a job without one) where a Shockwave trace does not have it already.
 std::string jobs_csv_header(const ExperimentConfig& c) {
-  return std::string(
-             "level,strategy,seed,job_id,name,class,arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,"
-             "gpu_seconds,max_gpus,work_samples") +
+  return std::string("level,strategy,seed,job_id,name,class") + (has_trace_users(c) ? ",user" : "") +
+         (has_trace_vcs(c) ? ",vc" : "") +
+         ",arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,gpu_seconds,max_gpus,work_samples" +
          (c.cluster.typed() ? ",gpu_type" : "") + (c.cluster.network ? ",contention_slowdown" : "") +
          (c.cluster.failures ? ",failures" : "") + (has_trace_outcomes(c) ? ",outcome" : "") +
-         (has_shockwave_trace(c) ? ",rho" : "") + ",measured\n";
+         (has_shockwave_trace(c) || c.output.breakdown ? ",rho" : "") + ",measured\n";
 }
 
 std::string events_csv_header(const ExperimentConfig& c) {
@@ -625,16 +629,25 @@ std::string job_rows(const ExperimentConfig& c, const CellRun& run, const TraceO
                              csv_field(c.strategies[static_cast<std::size_t>(run.strategy)].label) + ',' +
                              std::to_string(run.seed) + ',';
   const bool shockwave = has_shockwave_trace(c);
+  const bool users = has_trace_users(c);
+  const bool vcs = has_trace_vcs(c);
   for (const auto& j : run.jobs) {
-    out << prefix << j.id << ',' << csv_field(j.name) << ',' << csv_field(j.class_name) << ',' << number_text(j.arrival)
-        << ',' << number_text(j.first_start) << ',' << number_text(j.finish) << ',' << number_text(j.finish - j.arrival)
-        << ',' << number_text(j.first_start - j.arrival) << ',' << j.restarts << ',' << number_text(j.gpu_seconds)
-        << ',' << j.max_gpus << ',' << number_text(j.work);
+    out << prefix << j.id << ',' << csv_field(j.name) << ',' << csv_field(j.class_name);
+    if (users) out << ',' << csv_field(j.user);
+    if (vcs) out << ',' << csv_field(j.vc);
+    out << ',' << number_text(j.arrival) << ',' << number_text(j.first_start) << ',' << number_text(j.finish) << ','
+        << number_text(j.finish - j.arrival) << ',' << number_text(j.first_start - j.arrival) << ',' << j.restarts
+        << ',' << number_text(j.gpu_seconds) << ',' << j.max_gpus << ',' << number_text(j.work);
     if (c.cluster.typed()) out << ',' << csv_field(j.gpu_type);
     if (c.cluster.network) out << ',' << number_text(j.contention_slowdown);
     if (c.cluster.failures) out << ',' << j.failure.failures;
     if (outcomes.on()) out << ',' << outcomes.of(j.name);
-    if (shockwave) out << ',' << number_text(shockwave_rho(j, run.jobs.size(), c.total_gpus()));
+    if (shockwave) {
+      out << ',' << number_text(shockwave_rho(j, run.jobs.size(), c.total_gpus()));
+    } else if (c.output.breakdown) {
+      const double rho = job_rho(j, run.jobs.size(), c.total_gpus());
+      out << ',' << (rho > 0.0 ? number_text(rho) : "");
+    }
     out << ',' << (c.workload.measure.contains(j.id) ? '1' : '0') << '\n';
   }
   return out.str();
@@ -673,12 +686,16 @@ void RunRowStream::begin(StagedOutput& out, const ExperimentConfig& c) {
   outcomes_ = std::make_shared<const TraceOutcomeByName>(c);
   out.append("jobs.csv", jobs_csv_header(c));
   out.append("events.csv", events_csv_header(c));
+  if (c.output.breakdown) out.append("breakdown.csv", breakdown_csv_header());
+  if (c.output.series_s > 0.0) out.append("series.csv", series_csv_header());
 }
 
 void RunRowStream::add(const ExperimentConfig& c, const CellRun& run) {
   if (out_ == nullptr) return;
   out_->append("jobs.csv", job_rows(c, run, *outcomes_));
   out_->append("events.csv", event_rows(c, run));
+  if (c.output.breakdown) out_->append("breakdown.csv", breakdown_rows(c, run));
+  if (c.output.series_s > 0.0) out_->append("series.csv", series_rows(c, run));
 }
 
 void write_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r, bool rows_streamed,
@@ -687,6 +704,14 @@ void write_outputs(StagedOutput& out, const ExperimentConfig& c, const Experimen
   if (!rows_streamed) {
     out.write("jobs.csv", jobs_csv(c, r));
     out.write("events.csv", events_csv(c, r));
+    std::string breakdown = breakdown_csv_header();
+    std::string series = series_csv_header();
+    for (const auto& run : r.runs) {
+      if (c.output.breakdown) breakdown += breakdown_rows(c, run);
+      if (c.output.series_s > 0.0) series += series_rows(c, run);
+    }
+    if (c.output.breakdown) out.write("breakdown.csv", breakdown);
+    if (c.output.series_s > 0.0) out.write("series.csv", series);
   }
   out.write("table.md", render_table3(c, r, Format::kMarkdown, unit) + render_belief_report(c, r, Format::kMarkdown));
   out.write("table.csv", render_table3(c, r, Format::kCsv, unit));
@@ -695,8 +720,8 @@ void write_outputs(StagedOutput& out, const ExperimentConfig& c, const Experimen
 
 const std::vector<std::string>& output_file_names() {
   static const std::vector<std::string> names = {
-      "summary.json",          "jobs.csv",    "events.csv",  "table.md", "table.csv", "placement.csv",
-      "prediction_errors.csv", "network.csv", "failures.csv"};
+      "summary.json",          "jobs.csv",    "events.csv",   "table.md",      "table.csv", "placement.csv",
+      "prediction_errors.csv", "network.csv", "failures.csv", "breakdown.csv", "series.csv"};
   return names;
 }
 
