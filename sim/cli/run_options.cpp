@@ -139,6 +139,24 @@ void apply_run_options(nlohmann::json& doc, const RunOptions& o) {
   doc["strategies"] = list;
 }
 
+namespace {
+
+// The view and every report after it on stdout (each empty unless its part of the config is on).
+void print_reports(const ExperimentConfig& cfg, const ExperimentResult& res, Format f, const TimeUnit& unit,
+                   const std::string& main) {
+  std::cout << main;
+  std::cout << render_belief_report(cfg, res, f);           // empty unless prediction errors or measured tables
+  std::cout << render_placement_report(cfg, res, f);        // empty unless topology/placement/gap
+  std::cout << render_network_report(cfg, res, f);          // empty unless cluster.network
+  std::cout << render_failure_report(cfg, res, f);          // empty unless cluster.failures
+  std::cout << render_fairness_report(cfg, res, f);         // empty unless a Shockwave trace
+  std::cout << render_breakdown_report(cfg, res, f, unit);  // empty unless output.breakdown
+  if (res.stats) std::cout << render_stats(*res.stats, f);
+  std::cout << std::flush;
+}
+
+}  // namespace
+
 int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, const std::string& label,
                    std::string* table, StagedOutput* shared) {
   const Format f = parse_format(o.format);
@@ -151,6 +169,7 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
   std::optional<StagedOutput> own;
   StagedOutput* staged = shared;
   RunRowStream rows;
+  BreakdownStream extra;  // breakdown.csv, series.csv (when asked)
   if (!o.out.empty() && shared == nullptr) {
     lock.emplace(o.out);
     check_earlier_results(o.out, o.force);
@@ -159,7 +178,10 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
     own->replace(output_file_names());
     staged = &*own;
   }
-  if (staged != nullptr) rows.begin(*staged, cfg);
+  if (staged != nullptr) {
+    rows.begin(*staged, cfg);
+    extra.begin(*staged, cfg);
+  }
   const std::uint64_t jobs_per_run =
       cfg.workload.trace ? cfg.workload.trace_notes.jobs : static_cast<std::uint64_t>(cfg.workload.jobs);
   const std::size_t n_runs = cfg.levels.size() * cfg.strategies.size() * static_cast<std::size_t>(cfg.seeds);
@@ -167,7 +189,10 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
                         LiveProgress::forced() ? 0.0 : 1.5);
   RunHooks hooks;
   hooks.progress = &progress;
-  hooks.on_run = [&](const CellRun& run) { rows.add(cfg, run); };
+  hooks.on_run = [&](const CellRun& run) {
+    rows.add(cfg, run);
+    extra.add(cfg, run);
+  };
   const auto t0 = std::chrono::steady_clock::now();
   ExperimentResult res = run_experiment(cfg, o.threads, hooks);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -188,15 +213,7 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
                    label.empty() ? "" : (label + ": ").c_str(), o.format.c_str());
     }
   } else {
-    std::cout << main;
-    std::cout << render_belief_report(cfg, res, f);     // empty unless prediction errors or measured tables
-    std::cout << render_placement_report(cfg, res, f);  // empty unless topology/placement/gap
-    std::cout << render_network_report(cfg, res, f);    // empty unless cluster.network
-    std::cout << render_failure_report(cfg, res, f);    // empty unless cluster.failures
-    std::cout << render_fairness_report(cfg, res, f);   // empty unless a Shockwave trace
-    std::cout << render_breakdown_report(cfg, res, f);  // empty unless output.breakdown
-    if (res.stats) std::cout << render_stats(*res.stats, f);
-    std::cout << std::flush;
+    print_reports(cfg, res, f, unit, main);
   }
   const int failed = failed_runs(res);
   // A failed run's cells are empty: its outputs would replace earlier results with zeros, so none are written.

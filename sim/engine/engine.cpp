@@ -309,7 +309,6 @@ class Engine final : public Probe, public JobViews {
     JobResult& res = result_.jobs[static_cast<std::size_t>(id)];
     res.finish = now_;
     res.gpu_seconds = r.attained;
-    set_alone_time(res, wl_.jobs[static_cast<std::size_t>(id)], cls_of(id), r, cfg_.cluster, cluster_.pool_of(id));
     result_.last_finish = std::max(result_.last_finish, now_);
     log(id, r.gpus, 0, AllocKind::kFinish);
     book_.stop(id, now_);

@@ -15,6 +15,35 @@ double shockwave_rho(const JobResult& job, std::size_t trace_jobs, int total_gpu
   return std::round((job.finish - job.arrival) / (job.isolated_s * contention) * 1e5) / 1e5;
 }
 
+namespace {
+
+// One job's run time alone (see JobResult::alone_s); 0 when it has none.
+double alone_seconds(const JobResult& res, const JobTruth& t, const JobClass& cls, const ClusterConfig& cluster) {
+  if (cls.goodput || t.schedule) return 0.0;
+  int gpus_per_node = cluster.gpus_per_node;
+  const models::StepTimeModel* speed = cls.speed.get();
+  if (cluster.typed()) {
+    const auto pool = std::find_if(cluster.pools.begin(), cluster.pools.end(),
+                                   [&](const GpuPool& p) { return p.gpu_type == res.gpu_type; });
+    if (pool == cluster.pools.end()) return 0.0;
+    gpus_per_node = pool->gpus_per_node;
+    speed = speed_on(cls, pool->gpu_type);
+  }
+  const int gpus = t.requested_gpus > 0 ? t.requested_gpus : res.max_gpus;
+  if (gpus <= 0 || gpus_per_node <= 0 || speed == nullptr) return 0.0;
+  const double rate = model_throughput(cls, *speed, gpus, packed_nodes(gpus, gpus_per_node), t.speed_factor);
+  return rate > 0.0 && std::isfinite(rate) ? res.work / rate : 0.0;
+}
+
+}  // namespace
+
+void set_alone_times(std::vector<JobResult>& jobs, const Workload& workload, const ClusterConfig& cluster) {
+  for (JobResult& j : jobs) {
+    const JobTruth& t = workload.jobs.at(static_cast<std::size_t>(j.id));
+    j.alone_s = alone_seconds(j, t, workload.catalog->classes.at(static_cast<std::size_t>(t.class_index)), cluster);
+  }
+}
+
 double job_rho(const JobResult& job, std::size_t trace_jobs, int total_gpus) {
   if (job.isolated_s > 0.0) return shockwave_rho(job, trace_jobs, total_gpus);
   if (!(job.alone_s > 0.0)) return -1.0;

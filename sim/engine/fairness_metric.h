@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "sim/engine/engine.h"
@@ -20,6 +21,15 @@ double shockwave_rho(const JobResult& job, std::size_t trace_jobs, int total_gpu
 // A job's finish-time fairness rho: Shockwave's (above) for a job with an isolated time, else JCT / alone_s (its run
 // time alone, sim/engine/job_result.h). -1 for a job with neither (goodput-model jobs).
 double job_rho(const JobResult& job, std::size_t trace_jobs, int total_gpus);
+
+// Sets each job's alone_s (sim/engine/job_result.h) from the workload's truth (its class, speed factor, request)
+// on `cluster` (the pool of the GPU type it ran on last). After the run, not in the engine: its speed lookups on
+// measured tables must not count among the run's (table_lookups in summary.json).
+void set_alone_times(std::vector<JobResult>& jobs, const Workload& workload, const ClusterConfig& cluster);
+
+// queue_delay_mean, queue_delay_median, queue_delay_p95, jain_index, rho_mean, rho_max (registered in
+// sim/engine/queue_fairness_metrics.cpp): the metrics output.breakdown reports.
+const std::vector<std::string>& queue_fairness_metric_names();
 
 // Jain's fairness index (sum x)^2 / (n x sum x^2) of positive values: 1 when all are equal, 1/n when one holds all;
 // 0 for no values.

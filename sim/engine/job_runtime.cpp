@@ -52,23 +52,6 @@ void fill_result(JobResult& result, const JobTruth& t, const JobClass& cls, cons
   result.requested_gpus = t.requested_gpus;
 }
 
-void set_alone_time(JobResult& result, const JobTruth& t, const JobClass& cls, const Runtime& r,
-                    const ClusterConfig& cluster, int pool) {
-  result.alone_s = 0.0;
-  if (r.gp || t.schedule) return;
-  int gpus_per_node = cluster.gpus_per_node;
-  const models::StepTimeModel* speed = cls.speed.get();
-  if (cluster.typed() && pool >= 0 && pool < static_cast<int>(cluster.pools.size())) {
-    const GpuPool& p = cluster.pools[static_cast<std::size_t>(pool)];
-    gpus_per_node = p.gpus_per_node;
-    speed = speed_on(cls, p.gpu_type);
-  }
-  const int gpus = t.requested_gpus > 0 ? t.requested_gpus : result.max_gpus;
-  if (gpus <= 0 || gpus_per_node <= 0 || speed == nullptr) return;
-  const double rate = model_throughput(cls, *speed, gpus, packed_nodes(gpus, gpus_per_node), t.speed_factor);
-  if (rate > 0.0 && std::isfinite(rate)) result.alone_s = r.work / rate;
-}
-
 double phase_end(const Runtime& r) {
   if (r.gp) return std::min(r.work, r.gp->epoch_end());
   if (r.sched != nullptr) return std::min(r.work, r.sched->phase_end[r.phase]);

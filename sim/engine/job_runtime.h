@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "sim/cluster/cluster_config.h"
 #include "sim/engine/goodput_job.h"
 #include "sim/engine/job_result.h"
 #include "strategies/strategy.h"
@@ -77,10 +76,6 @@ void start_runtime(Runtime& r, JobPublic& pub, const JobTruth& t, const JobClass
 
 // The job's record in the run's results: id, name, class, arrival, work and (Shockwave traces) its isolated time.
 void fill_result(JobResult& result, const JobTruth& t, const JobClass& cls, const Runtime& r);
-// At its finish: the job's run time alone (JobResult::alone_s), with the nodes and speed of `pool`, the pool it ran on
-// last (typed clusters; the untyped cluster's nodes and the class's reference speed otherwise).
-void set_alone_time(JobResult& result, const JobTruth& t, const JobClass& cls, const Runtime& r,
-                    const ClusterConfig& cluster, int pool);
 
 // The end of the job's current phase of constant speed: its epoch's (goodput jobs) or schedule phase's
 // (epoch-scheduled jobs) when before its completion, else its work.

@@ -3,6 +3,7 @@
 // measurement window: on request (--breakdown prints them, docs/config.md), not in default outputs.
 #include <algorithm>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "models/quantile.h"
@@ -95,4 +96,11 @@ const MetricRegistrar rho_max_metric{{"rho_max", "ratio", "rho max", 1.0, "%.3f"
                                      155};
 
 }  // namespace
+
+const std::vector<std::string>& queue_fairness_metric_names() {
+  static const std::vector<std::string> names = {"queue_delay_mean", "queue_delay_median", "queue_delay_p95",
+                                                 "jain_index",       "rho_mean",           "rho_max"};
+  return names;
+}
+
 }  // namespace ringsched

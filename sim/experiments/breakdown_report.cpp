@@ -49,12 +49,6 @@ int size_rank(int gpus) {
 
 }  // namespace
 
-const std::vector<std::string>& breakdown_metric_names() {
-  static const std::vector<std::string> names = {"queue_delay_mean", "queue_delay_median", "queue_delay_p95",
-                                                 "jain_index",       "rho_mean",           "rho_max"};
-  return names;
-}
-
 std::string size_group(int gpus) {
   static const char* const kNames[] = {"1", "2", "3-4", "5-8", "9-16", "17-32", "33-64", "65+"};
   return kNames[size_rank(gpus)];
@@ -119,28 +113,37 @@ std::string series_rows(const ExperimentConfig& c, const CellRun& run) {
   return o.str();
 }
 
-nlohmann::json breakdown_cell_json(const ExperimentConfig& c, const ExperimentResult& r, int level, int strategy) {
-  nlohmann::json j = nlohmann::json::object();
-  for (const std::string& m : breakdown_metric_names()) {
-    const Aggregate a = cell_aggregate(c, r, level, strategy, m);
-    j[m] = {{"mean", a.n > 0 ? nlohmann::json(a.mean) : nlohmann::json(nullptr)},
-            {"sd", a.n > 1 ? nlohmann::json(a.sd) : nlohmann::json(nullptr)},
-            {"ci95", a.n > 1 ? nlohmann::json(a.ci95) : nlohmann::json(nullptr)},
-            {"n", a.n}};
-  }
-  return j;
+void BreakdownStream::begin(StagedOutput& out, const ExperimentConfig& c) {
+  out_ = &out;
+  if (c.output.breakdown) out.append("breakdown.csv", breakdown_csv_header());
+  if (c.output.series_s > 0.0) out.append("series.csv", series_csv_header());
 }
 
-std::string render_breakdown_report(const ExperimentConfig& c, const ExperimentResult& r, Format f) {
+void BreakdownStream::add(const ExperimentConfig& c, const CellRun& run) {
+  if (out_ == nullptr) return;
+  if (c.output.breakdown) out_->append("breakdown.csv", breakdown_rows(c, run));
+  if (c.output.series_s > 0.0) out_->append("series.csv", series_rows(c, run));
+}
+
+void write_breakdown_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r) {
+  BreakdownStream stream;
+  stream.begin(out, c);
+  for (const CellRun& run : r.runs)
+    stream.add(c, run);
+}
+
+std::string render_breakdown_report(const ExperimentConfig& c, const ExperimentResult& r, Format f,
+                                    const TimeUnit& unit) {
   if (!c.output.breakdown || f == Format::kJson) return "";
-  const auto& names = breakdown_metric_names();
+  const auto& names = queue_fairness_metric_names();
   std::ostringstream o;
   if (f == Format::kCsv) {
     o << "\nlevel,strategy,metric,mean,sd,ci95,n\n";
   } else {
-    o << "\nQueueing delay and finish-time fairness (--breakdown; mean +- 95% CI over seeds; delays in minutes; rho = "
-         "JCT / run time alone; breakdown.csv has them per user, VC and job size)\n\n| level | strategy | queue mean | "
-         "queue median | queue p95 | Jain index | rho mean | rho max |\n|---|---|---|---|---|---|---|---|\n";
+    o << "\nQueueing delay and finish-time fairness (--breakdown; mean +- 95% CI over seeds; delays in " << unit.word
+      << "; rho = JCT / run time alone; breakdown.csv has them per user, VC and job size)\n\n| level | strategy | "
+         "queue mean | queue median | queue p95 | Jain index | rho mean | rho max "
+         "|\n|---|---|---|---|---|---|---|---|\n";
   }
   for (int l = 0; l < static_cast<int>(c.levels.size()); ++l)
     for (int s = 0; s < static_cast<int>(c.strategies.size()); ++s) {
@@ -154,11 +157,12 @@ std::string render_breakdown_report(const ExperimentConfig& c, const ExperimentR
             << (a.n > 1 ? number_text(a.ci95) : "") << ',' << a.n << '\n';
           continue;
         }
-        const double scale = info.display_scale;
+        const bool time = std::string(info.unit) == "s";
+        const double scale = time ? 1.0 / unit.seconds : info.display_scale;
+        const char* fmt = time ? unit.fmt : info.display_fmt;
         o << ' '
           << (a.n == 0 ? std::string("-")
-                       : formatted(info.display_fmt, a.mean * scale) +
-                             (a.n > 1 ? " +- " + formatted(info.display_fmt, a.ci95 * scale) : ""))
+                       : formatted(fmt, a.mean * scale) + (a.n > 1 ? " +- " + formatted(fmt, a.ci95 * scale) : ""))
           << " |";
       }
       if (f == Format::kMarkdown) o << '\n';

@@ -2,6 +2,8 @@
 // engine.
 #include "sim/experiments/replicate.h"
 
+#include "sim/engine/fairness_metric.h"
+
 #include <algorithm>
 
 #include "models/table_speed.h"
@@ -96,6 +98,7 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
   cell.table_lookups = ts.lookups;
   cell.table_clamped = ts.clamped;
   cell.table_clamps = models::thread_table_clamps();  // unordered: reports order them by catalog
+  set_alone_times(rr.jobs, *wl, config.cluster);      // after the counts: its lookups are not the run's
   cell.metrics = compute_metrics(rr, config.total_gpus(), config.workload.measure);
   const MeasureWindow& window = config.workload.measure;
   if (window.first > 0 || window.end >= 0) {

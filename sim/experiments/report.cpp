@@ -10,7 +10,6 @@
 #include "sim/engine/fairness_metric.h"
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
-#include "sim/experiments/breakdown_report.h"
 #include "sim/experiments/builtin_configs.h"
 #include "sim/experiments/failure_summary.h"
 #include "sim/experiments/trace_kind.h"
@@ -401,7 +400,12 @@ nlohmann::json cells_json(const ExperimentConfig& c, const ExperimentResult& r) 
         metrics[m] = agg_json(cell_aggregate(c, r, l, s, m));
       cell["metrics"] = metrics;
       if (c.cluster.typed()) cell["gpu_utilisation_by_type"] = pool_utilisation_json(c, r, l, s);
-      if (c.output.breakdown) cell["queue_fairness"] = breakdown_cell_json(c, r, l, s);
+      if (c.output.breakdown) {
+        nlohmann::json qf = nlohmann::json::object();
+        for (const auto& m : queue_fairness_metric_names())
+          qf[m] = agg_json(cell_aggregate(c, r, l, s, m));
+        cell["queue_fairness"] = qf;
+      }
       const PairedRatio pr = paired_ratio(c, r, l, s, eight);
       if (pr.available) cell["jct_ratio_to_eight"] = agg_json(pr.ratio);
       cells.push_back(cell);
@@ -686,16 +690,12 @@ void RunRowStream::begin(StagedOutput& out, const ExperimentConfig& c) {
   outcomes_ = std::make_shared<const TraceOutcomeByName>(c);
   out.append("jobs.csv", jobs_csv_header(c));
   out.append("events.csv", events_csv_header(c));
-  if (c.output.breakdown) out.append("breakdown.csv", breakdown_csv_header());
-  if (c.output.series_s > 0.0) out.append("series.csv", series_csv_header());
 }
 
 void RunRowStream::add(const ExperimentConfig& c, const CellRun& run) {
   if (out_ == nullptr) return;
   out_->append("jobs.csv", job_rows(c, run, *outcomes_));
   out_->append("events.csv", event_rows(c, run));
-  if (c.output.breakdown) out_->append("breakdown.csv", breakdown_rows(c, run));
-  if (c.output.series_s > 0.0) out_->append("series.csv", series_rows(c, run));
 }
 
 void write_outputs(StagedOutput& out, const ExperimentConfig& c, const ExperimentResult& r, bool rows_streamed,
@@ -704,14 +704,6 @@ void write_outputs(StagedOutput& out, const ExperimentConfig& c, const Experimen
   if (!rows_streamed) {
     out.write("jobs.csv", jobs_csv(c, r));
     out.write("events.csv", events_csv(c, r));
-    std::string breakdown = breakdown_csv_header();
-    std::string series = series_csv_header();
-    for (const auto& run : r.runs) {
-      if (c.output.breakdown) breakdown += breakdown_rows(c, run);
-      if (c.output.series_s > 0.0) series += series_rows(c, run);
-    }
-    if (c.output.breakdown) out.write("breakdown.csv", breakdown);
-    if (c.output.series_s > 0.0) out.write("series.csv", series);
   }
   out.write("table.md", render_table3(c, r, Format::kMarkdown, unit) + render_belief_report(c, r, Format::kMarkdown));
   out.write("table.csv", render_table3(c, r, Format::kCsv, unit));

@@ -80,7 +80,7 @@ TEST_CASE("sim::QueueFairnessMetrics: fifo's queueing delays, rho and Jain's ind
   CHECK(metric_of(fifo, "jain_index") == Approx(0.5554).epsilon(1e-3));
 }
 
-TEST_CASE("sim::QueueFairnessMetrics: srtf preempts yet starts every job on arrival; rho counts the preemptions",
+TEST_CASE("sim::QueueFairnessMetrics: srtf preempts yet starts every job on arrival, and rho counts the preemptions",
           "[metrics][breakdown]") {
   const ExperimentConfig c = queue_cluster_config();
   const ExperimentResult r = run_experiment(c, 1);
@@ -191,8 +191,21 @@ TEST_CASE("sim::TimeSeries: srtf's busy GPUs, queued and running jobs at every 1
   }
   const std::string rows = series_rows(c, srtf);
   CHECK(rows.rfind("trace,srtf[oracle],1,0,4,1,0,1\ntrace,srtf[oracle],1,100,2,0.5,1,1\n", 0) == 0);
-  // events.csv keeps only the first seed's events as before: recorded for the series, not kept for other seeds.
-  CHECK_FALSE(srtf.events.empty());
+}
+
+TEST_CASE("sim::TimeSeries: the allocation log is recorded for the series but kept for events.csv only as asked",
+          "[metrics][series]") {
+  nlohmann::json doc = read_json_file(kMetricsFixtures + "/queue-cluster.json");
+  doc["output"] = {{"series_s", 100.0}, {"events", "none"}};
+  const ExperimentConfig c = parse_experiment(doc, "queue-cluster.json", kMetricsFixtures);
+  const ExperimentResult r = run_experiment(c, 1);
+  REQUIRE(r.runs.size() == 2);
+  CHECK(r.runs[0].events.empty());
+  CHECK(r.runs[1].events.empty());
+  CHECK(r.runs[0].series.size() == 16);  // fifo's last finish 1500 s: 0, 100, ..., 1500
+  CHECK(r.runs[1].series.size() == 17);  // srtf's 1560 s: 0, 100, ..., 1600
+  const ExperimentConfig plain = queue_cluster_config();
+  CHECK(run_experiment(plain, 1).runs[0].series.empty());
 }
 
 TEST_CASE("sim::TimeSeries: with boundaries at every event time the series integrates to the allocated GPU-seconds",
