@@ -21,15 +21,20 @@ namespace {
 double alone_seconds(const JobResult& res, const JobTruth& t, const JobClass& cls, const ClusterConfig& cluster) {
   if (cls.goodput || t.schedule) return 0.0;
   int gpus_per_node = cluster.gpus_per_node;
+  int cap = cluster.total_gpus();
   const models::StepTimeModel* speed = cls.speed.get();
   if (cluster.typed()) {
     const auto pool = std::find_if(cluster.pools.begin(), cluster.pools.end(),
                                    [&](const GpuPool& p) { return p.gpu_type == res.gpu_type; });
     if (pool == cluster.pools.end()) return 0.0;
     gpus_per_node = pool->gpus_per_node;
+    cap = pool->gpus();
     speed = speed_on(cls, pool->gpu_type);
   }
-  const int gpus = t.requested_gpus > 0 ? t.requested_gpus : res.max_gpus;
+  // The trace's request, else the load's reference count (8, within the class's range and the cluster): the same for
+  // every strategy, so rho compares strategies.
+  const int gpus =
+      std::min(cap, t.requested_gpus > 0 ? t.requested_gpus : std::max(cls.min_gpus, std::min(8, cls.max_gpus)));
   if (gpus <= 0 || gpus_per_node <= 0 || speed == nullptr) return 0.0;
   const double rate = model_throughput(cls, *speed, gpus, packed_nodes(gpus, gpus_per_node), t.speed_factor);
   return rate > 0.0 && std::isfinite(rate) ? res.work / rate : 0.0;

@@ -30,6 +30,8 @@ void set_alone_times(std::vector<JobResult>& jobs, const Workload& workload, con
 // queue_delay_mean, queue_delay_median, queue_delay_p95, jain_index, rho_mean, rho_max (registered in
 // sim/engine/queue_fairness_metrics.cpp): the metrics output.breakdown reports.
 const std::vector<std::string>& queue_fairness_metric_names();
+// jain_index, rho_mean and rho_max are 0 only when no job has a rho (goodput-model jobs): outputs show them absent.
+bool zero_means_no_rho(const std::string& metric);
 
 // Jain's fairness index (sum x)^2 / (n x sum x^2) of positive values: 1 when all are equal, 1/n when one holds all;
 // 0 for no values.

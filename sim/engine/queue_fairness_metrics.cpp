@@ -80,20 +80,21 @@ const MetricRegistrar queue_delay_p95_metric{
      "interpolated)",
      queue_delay_p95},
     152};
-const MetricRegistrar jain_index_metric{
-    {"jain_index", "fraction", "Jain index", 1.0, "%.3f", false, nullptr, "",
-     "with --breakdown: Jain's index (sum x)^2 / (n sum x^2) over the jobs with a rho, x = 1 / rho (1 = equal)",
-     jain_of_speedups},
-    153};
+const MetricRegistrar jain_index_metric{{"jain_index", "fraction", "Jain index", 1.0, "%.3f", false, nullptr, "",
+                                         "with --breakdown: Jain's index (sum x)^2 / (n sum x^2) over the jobs with a "
+                                         "rho, x = 1 / rho (1 = equal; 0 = no job has a rho: shown absent)",
+                                         jain_of_speedups},
+                                        153};
 const MetricRegistrar rho_mean_metric{
     {"rho_mean", "ratio", "rho mean", 1.0, "%.3f", false, nullptr, "",
      "with --breakdown: mean finish-time fairness rho = JCT / run time alone (docs/config.md; Shockwave traces: "
      "Shockwave's rho)",
      rho_mean},
     154};
-const MetricRegistrar rho_max_metric{{"rho_max", "ratio", "rho max", 1.0, "%.3f", false, nullptr, "",
-                                      "with --breakdown: largest rho of any job", rho_max},
-                                     155};
+const MetricRegistrar rho_max_metric{
+    {"rho_max", "ratio", "rho max", 1.0, "%.3f", false, nullptr, "",
+     "with --breakdown: largest rho of any job (0 = no job has a rho: shown absent)", rho_max},
+    155};
 
 }  // namespace
 
@@ -101,6 +102,10 @@ const std::vector<std::string>& queue_fairness_metric_names() {
   static const std::vector<std::string> names = {"queue_delay_mean", "queue_delay_median", "queue_delay_p95",
                                                  "jain_index",       "rho_mean",           "rho_max"};
   return names;
+}
+
+bool zero_means_no_rho(const std::string& metric) {
+  return metric == "jain_index" || metric == "rho_mean" || metric == "rho_max";
 }
 
 }  // namespace ringsched

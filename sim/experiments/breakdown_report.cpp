@@ -149,7 +149,8 @@ std::string render_breakdown_report(const ExperimentConfig& c, const ExperimentR
     for (int s = 0; s < static_cast<int>(c.strategies.size()); ++s) {
       if (f == Format::kMarkdown) o << "| " << c.levels[l].name << " | " << c.strategies[s].label << " |";
       for (const std::string& m : names) {
-        const Aggregate a = cell_aggregate(c, r, l, s, m);
+        Aggregate a = cell_aggregate(c, r, l, s, m);
+        if (zero_means_no_rho(m) && a.mean == 0.0) a = Aggregate{};  // no job with a rho: absent, not 0
         const MetricInfo& info = metric_info(m);
         if (f == Format::kCsv) {
           o << csv_field(c.levels[l].name) << ',' << csv_field(c.strategies[s].label) << ',' << m << ','

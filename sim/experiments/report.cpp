@@ -402,8 +402,11 @@ nlohmann::json cells_json(const ExperimentConfig& c, const ExperimentResult& r) 
       if (c.cluster.typed()) cell["gpu_utilisation_by_type"] = pool_utilisation_json(c, r, l, s);
       if (c.output.breakdown) {
         nlohmann::json qf = nlohmann::json::object();
-        for (const auto& m : queue_fairness_metric_names())
-          qf[m] = agg_json(cell_aggregate(c, r, l, s, m));
+        for (const auto& m : queue_fairness_metric_names()) {
+          Aggregate a = cell_aggregate(c, r, l, s, m);
+          if (zero_means_no_rho(m) && a.mean == 0.0) a = Aggregate{};  // no job with a rho: absent, not 0
+          qf[m] = agg_json(a);
+        }
         cell["queue_fairness"] = qf;
       }
       const PairedRatio pr = paired_ratio(c, r, l, s, eight);

@@ -96,3 +96,21 @@ TEST_CASE("cli::Breakdown: --breakdown --series write breakdown.csv, series.csv,
   CHECK_FALSE(std::filesystem::exists(tmp / "a/breakdown.csv"));
   CHECK_FALSE(std::filesystem::exists(tmp / "a/series.csv"));
 }
+
+TEST_CASE("cli::Breakdown: goodput-model jobs have no run time alone: rho and Jain's index are absent, never 0",
+          "[cli][breakdown]") {
+  const std::string config = std::string(RINGSCHED_TEST_DIR) + "/../workloads/examples/goodput-pools.json";
+  const auto md = run_cli("simulate --config " + shell_quote(config) + " --seeds 1 --jobs 4 --breakdown --quiet");
+  REQUIRE(md.code == 0);
+  CHECK_THAT(md.out, Contains("| heavy | pollux | "));
+  CHECK_THAT(md.out, Contains(" | - | - | - |\n"));
+  CHECK_THAT(md.out, !Contains(" | 0.000 | 0.000 | 0.000 |"));
+  const auto json =
+      run_cli("simulate --config " + shell_quote(config) + " --seeds 1 --jobs 4 --breakdown --quiet --format json");
+  REQUIRE(json.code == 0);
+  const auto doc = nlohmann::json::parse(json.out);
+  const auto& qf = doc.at("cells").at(0).at("queue_fairness");
+  CHECK(qf.at("rho_mean").at("mean").is_null());
+  CHECK(qf.at("jain_index").at("n") == 0);
+  CHECK(qf.at("queue_delay_mean").at("n") == 1);
+}

@@ -9,12 +9,14 @@
 //     C (60 and 100 s left < its 250), resumes 360-610; C 200-400; D 300-360. Delays all 0; rho 1.56, 1.12, 1, 1.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "sim/engine/fairness_metric.h"
 #include "sim/experiments/breakdown_report.h"
+#include "sim/experiments/replicate.h"
 #include "sim/experiments/runner.h"
 #include "workloads/io/json_reader.h"
 
@@ -254,4 +256,30 @@ TEST_CASE("sim::TimeSeries: output.series_s outside 0.001..1e9 s is refused nami
   const ExperimentConfig c = parse_experiment(doc, "queue-cluster.json", kMetricsFixtures);
   const ExperimentResult r = run_experiment(c, 1);
   CHECK(r.runs[0].error.find("more than 10,000,000 per run") != std::string::npos);
+}
+
+TEST_CASE(
+    "sim::QueueFairnessMetrics: a job without a GPU request is timed alone on min(8, its class's max) GPUs, the "
+    "same under every strategy",
+    "[metrics][breakdown]") {
+  const ExperimentConfig c = parse_experiment(nlohmann::json::parse(R"({
+    "cluster": {"nodes": 2, "gpus_per_node": 8},
+    "workload": {"catalog": "paper", "jobs": 5, "arrival": {"process": "poisson"}},
+    "levels": [{"name": "mid", "load": 1.0}],
+    "strategies": ["eight", "precompute"],
+    "seeds": 1, "base_seed": 3})"),
+                                              "poisson.json", ".");
+  const ExperimentResult r = run_experiment(c, 1);
+  const Workload wl = make_workload(c, 0, c.base_seed);
+  REQUIRE(r.runs.size() == 2);
+  for (std::size_t i = 0; i < wl.jobs.size(); ++i) {
+    const JobTruth& t = wl.jobs[i];
+    const JobClass& cls = wl.catalog->classes[static_cast<std::size_t>(t.class_index)];
+    const int w = std::max(cls.min_gpus, std::min(8, cls.max_gpus));
+    const double alone = r.runs[0].jobs[i].work / class_throughput(cls, w, packed_nodes(w, 8), t.speed_factor);
+    INFO("job " << i << " class " << cls.name);
+    CHECK(t.requested_gpus == 0);
+    CHECK(r.runs[0].jobs[i].alone_s == Approx(alone).epsilon(1e-12));
+    CHECK(r.runs[1].jobs[i].alone_s == r.runs[0].jobs[i].alone_s);
+  }
 }
