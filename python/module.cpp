@@ -20,6 +20,7 @@
 #include "sim/cli/run_options.h"
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
+#include "sim/experiments/breakdown_report.h"
 #include "sim/experiments/network_report.h"
 #include "sim/experiments/placement_report.h"
 #include "sim/experiments/report.h"
@@ -76,6 +77,7 @@ class PyResult {
     write_outputs(staged, *cfg_, *res_);
     write_placement_outputs(staged, *cfg_, *res_);
     write_network_outputs(staged, *cfg_, *res_);
+    write_breakdown_outputs(staged, *cfg_, *res_);
     staged.commit();
   }
 

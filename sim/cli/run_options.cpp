@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
 #include "sim/cli/flags.h"
 #include "sim/experiments/atomic_file.h"
 #include "sim/experiments/belief_checks.h"
+#include "sim/experiments/breakdown_report.h"
 #include "sim/experiments/failure_report.h"
 #include "sim/experiments/fairness_report.h"
 #include "sim/experiments/network_report.h"
@@ -55,6 +57,20 @@ void add_run_options(CLI::App* cmd, RunOptions& o) {
                   "Unit of the times in the printed tables, table.md, table.csv and the plots: s, min (default) or h; "
                   "summary.json, jobs.csv and events.csv stay in seconds")
       ->check(CLI::IsMember({"s", "min", "h"}));
+  cmd->add_flag("--breakdown", o.breakdown,
+                "Queueing delay (mean, median, p95) and finish-time fairness (rho, Jain's index) after the summary, "
+                "per user, VC and job size in breakdown.csv, and jobs.csv's rho (output.breakdown; docs/config.md)");
+  cmd->add_option("--series", o.series,
+                  "Write series.csv: busy GPUs, utilisation, queued and running jobs every SECONDS from 0 to the "
+                  "last finish, per run (output.series_s; 0.001 to 1e9)")
+      ->check(strict_number())
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            const double v = std::strtod(value.c_str(), nullptr);
+            if (v >= kMinSeriesS && v <= kMaxSeriesS) return "";
+            return "'" + value + "' is not an interval between 0.001 and 1e9 seconds";
+          },
+          "SECONDS"));
   cmd->add_flag("--optimality-gap", o.optimality_gap,
                 "Record each decision's objective gap to the exact optimum and print its distribution "
                 "(docs/topology.md)");
@@ -94,6 +110,8 @@ void apply_run_options(nlohmann::json& doc, const RunOptions& o) {
   if (o.seeds) doc["seeds"] = *o.seeds;
   if (o.restart_cost) doc["restart"]["cost_s"] = *o.restart_cost;
   if (o.optimality_gap) doc["output"]["optimality_gap"] = true;
+  if (o.breakdown) doc["output"]["breakdown"] = true;
+  if (o.series) doc["output"]["series_s"] = *o.series;
   if (o.jobs && doc.contains("workload") && doc["workload"].is_object()) {
     nlohmann::json& wl = doc["workload"];
     wl["jobs"] = *o.jobs;
@@ -121,6 +139,24 @@ void apply_run_options(nlohmann::json& doc, const RunOptions& o) {
   doc["strategies"] = list;
 }
 
+namespace {
+
+// The view and every report after it on stdout (each empty unless its part of the config is on).
+void print_reports(const ExperimentConfig& cfg, const ExperimentResult& res, Format f, const TimeUnit& unit,
+                   const std::string& main) {
+  std::cout << main;
+  std::cout << render_belief_report(cfg, res, f);           // empty unless prediction errors or measured tables
+  std::cout << render_placement_report(cfg, res, f);        // empty unless topology/placement/gap
+  std::cout << render_network_report(cfg, res, f);          // empty unless cluster.network
+  std::cout << render_failure_report(cfg, res, f);          // empty unless cluster.failures
+  std::cout << render_fairness_report(cfg, res, f);         // empty unless a Shockwave trace
+  std::cout << render_breakdown_report(cfg, res, f, unit);  // empty unless output.breakdown
+  if (res.stats) std::cout << render_stats(*res.stats, f);
+  std::cout << std::flush;
+}
+
+}  // namespace
+
 int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, const std::string& label,
                    std::string* table, StagedOutput* shared) {
   const Format f = parse_format(o.format);
@@ -133,6 +169,7 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
   std::optional<StagedOutput> own;
   StagedOutput* staged = shared;
   RunRowStream rows;
+  BreakdownStream extra;  // breakdown.csv, series.csv (when asked)
   if (!o.out.empty() && shared == nullptr) {
     lock.emplace(o.out);
     check_earlier_results(o.out, o.force);
@@ -141,7 +178,10 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
     own->replace(output_file_names());
     staged = &*own;
   }
-  if (staged != nullptr) rows.begin(*staged, cfg);
+  if (staged != nullptr) {
+    rows.begin(*staged, cfg);
+    extra.begin(*staged, cfg);
+  }
   const std::uint64_t jobs_per_run =
       cfg.workload.trace ? cfg.workload.trace_notes.jobs : static_cast<std::uint64_t>(cfg.workload.jobs);
   const std::size_t n_runs = cfg.levels.size() * cfg.strategies.size() * static_cast<std::size_t>(cfg.seeds);
@@ -149,7 +189,10 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
                         LiveProgress::forced() ? 0.0 : 1.5);
   RunHooks hooks;
   hooks.progress = &progress;
-  hooks.on_run = [&](const CellRun& run) { rows.add(cfg, run); };
+  hooks.on_run = [&](const CellRun& run) {
+    rows.add(cfg, run);
+    extra.add(cfg, run);
+  };
   const auto t0 = std::chrono::steady_clock::now();
   ExperimentResult res = run_experiment(cfg, o.threads, hooks);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -170,14 +213,7 @@ int run_and_report(const ExperimentConfig& cfg, const RunOptions& o, View view, 
                    label.empty() ? "" : (label + ": ").c_str(), o.format.c_str());
     }
   } else {
-    std::cout << main;
-    std::cout << render_belief_report(cfg, res, f);     // empty unless prediction errors or measured tables
-    std::cout << render_placement_report(cfg, res, f);  // empty unless topology/placement/gap
-    std::cout << render_network_report(cfg, res, f);    // empty unless cluster.network
-    std::cout << render_failure_report(cfg, res, f);    // empty unless cluster.failures
-    std::cout << render_fairness_report(cfg, res, f);   // empty unless a Shockwave trace
-    if (res.stats) std::cout << render_stats(*res.stats, f);
-    std::cout << std::flush;
+    print_reports(cfg, res, f, unit, main);
   }
   const int failed = failed_runs(res);
   // A failed run's cells are empty: its outputs would replace earlier results with zeros, so none are written.

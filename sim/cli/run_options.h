@@ -27,10 +27,12 @@ struct RunOptions {
   std::string out;
   std::string strategies;
   bool optimality_gap = false;
-  bool quiet = false;     // no progress line, no "N runs in T s" line
-  bool stats = false;     // events, decisions, time and peak memory in the output and summary.json
-  bool force = false;     // --out may replace an earlier run's files
-  std::string time_unit;  // --time-unit: s, min or h for the printed tables, table.md/.csv and plots; "" = min
+  bool quiet = false;            // no progress line, no "N runs in T s" line
+  bool stats = false;            // events, decisions, time and peak memory in the output and summary.json
+  bool force = false;            // --out may replace an earlier run's files
+  std::string time_unit;         // --time-unit: s, min or h for the printed tables, table.md/.csv and plots; "" = min
+  bool breakdown = false;        // --breakdown: output.breakdown (breakdown.csv, queueing and fairness metrics)
+  std::optional<double> series;  // --series SECONDS: output.series_s (series.csv)
 };
 
 void add_run_options(CLI::App* cmd, RunOptions& o);

@@ -30,6 +30,14 @@ struct JobResult {
   // Shockwave traces: the job's run time alone as Shockwave defines it (the sum of its epochs' durations), the base
   // of its finish-time fairness rho (sim/engine/fairness_metric.h); 0 for other jobs.
   double isolated_s = 0.0;
+  // The GPUs the trace asked for (JobTruth::requested_gpus; 0 = none): the size of breakdown.csv's `size` groups.
+  int requested_gpus = 0;
+  // Its run time alone (the base of its finish-time fairness rho = JCT / alone_s, sim/engine/fairness_metric.h): its
+  // work at the true speed of its class on G GPUs packed on nodes (the job's speed factor; no restart, contention,
+  // placement or waiting), G = requested_gpus when the trace gives one, else min(8, its class's max) (at least the
+  // class's min), at most the cluster's (its pool's) GPUs; set after the run by set_alone_times. 0 (no rho) for
+  // goodput-model and epoch-scheduled jobs (their speed is not one number per count).
+  double alone_s = 0.0;
 };
 
 }  // namespace ringsched

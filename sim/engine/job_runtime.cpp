@@ -49,6 +49,7 @@ void fill_result(JobResult& result, const JobTruth& t, const JobClass& cls, cons
   result.arrival = t.arrival;
   result.work = r.work;
   result.isolated_s = t.schedule ? t.schedule->isolated_s : 0.0;
+  result.requested_gpus = t.requested_gpus;
 }
 
 double phase_end(const Runtime& r) {

@@ -653,9 +653,15 @@ void parse_scheduler(const JsonReader& sch, ExperimentConfig& c) {
 }
 
 void parse_output(const JsonReader& out, ExperimentConfig& c) {
-  out.expect_object({"events", "optimality_gap", "prediction_errors"});
+  out.expect_object({"events", "optimality_gap", "prediction_errors", "breakdown", "series_s"});
   c.output.optimality_gap = out.bool_or("optimality_gap", false);
   c.output.prediction_errors = out.bool_or("prediction_errors", false);
+  c.output.breakdown = out.bool_or("breakdown", false);
+  if (out.maybe("series_s")) {
+    c.output.series_s = out.positive_or("series_s", 0.0);
+    if (c.output.series_s < kMinSeriesS || c.output.series_s > kMaxSeriesS)
+      out.at("series_s").fail("must be between 0.001 and 1e9 seconds (the interval of series.csv's rows)");
+  }
   const std::string ev = out.string_or("events", "first_seed");
   if (ev == "none") {
     c.output.events = EventsMode::kNone;

@@ -74,7 +74,15 @@ struct OutputConfig {
   EventsMode events = EventsMode::kFirstSeed;
   bool optimality_gap = false;     // each decision's gap to the exact optimum
   bool prediction_errors = false;  // the belief sources' speed and work errors on the jobs (prediction_errors.h)
+  // breakdown.csv, jobs.csv's rho and the queueing/fairness metrics (--breakdown; sim/experiments/breakdown_report.h).
+  bool breakdown = false;
+  // series.csv: busy GPUs, queued and running jobs every series_s seconds (--series; 0 = off).
+  double series_s = 0.0;
 };
+
+// output.series_s / --series: the interval's bounds (seconds).
+inline constexpr double kMinSeriesS = 0.001;
+inline constexpr double kMaxSeriesS = 1e9;
 
 struct ExperimentConfig {
   std::string origin;                                // file name (or "builtin:table3") for messages

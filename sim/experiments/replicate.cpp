@@ -2,6 +2,8 @@
 // engine.
 #include "sim/experiments/replicate.h"
 
+#include "sim/engine/fairness_metric.h"
+
 #include <algorithm>
 
 #include "models/table_speed.h"
@@ -86,7 +88,8 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
   models::reset_thread_table_stats();
   auto wl = std::make_shared<const Workload>(make_workload(config, level, cell.seed));
   auto beliefs = make_beliefs(config, spec.beliefs, wl, cell.seed);
-  EngineConfig ec = engine_config(config, cell.seed, keep_events);
+  // series.csv is computed from the allocation log: recorded for it, then dropped unless kept for events.csv.
+  EngineConfig ec = engine_config(config, cell.seed, keep_events || config.output.series_s > 0.0);
   ec.score_beliefs = score_beliefs;
   if (progress != nullptr) ec.progress = [progress](std::uint64_t events, int jobs) { progress->add(events, jobs); };
   ec.stop = stop;
@@ -95,6 +98,7 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
   cell.table_lookups = ts.lookups;
   cell.table_clamped = ts.clamped;
   cell.table_clamps = models::thread_table_clamps();  // unordered: reports order them by catalog
+  set_alone_times(rr.jobs, *wl, config.cluster);      // after the counts: its lookups are not the run's
   cell.metrics = compute_metrics(rr, config.total_gpus(), config.workload.measure);
   const MeasureWindow& window = config.workload.measure;
   if (window.first > 0 || window.end >= 0) {
@@ -108,8 +112,9 @@ CellRun run_cell(const ExperimentConfig& config, int level, int strategy, int se
   cell.belief_score = std::move(rr.belief_score);
   cell.events_processed = rr.events_processed;
   cell.decisions = rr.decisions;
+  if (config.output.series_s > 0.0) cell.series = time_series(rr.jobs, rr.events, config.output.series_s);
   cell.jobs = std::move(rr.jobs);
-  cell.events = std::move(rr.events);
+  if (keep_events) cell.events = std::move(rr.events);
   return cell;
 }
 

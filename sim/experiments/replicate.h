@@ -13,6 +13,7 @@
 #include "models/table_speed.h"
 #include "sim/beliefs/belief_sources.h"
 #include "sim/engine/metrics.h"
+#include "sim/engine/time_series.h"
 #include "sim/experiments/config.h"
 #include "sim/experiments/progress.h"
 
@@ -42,6 +43,8 @@ struct CellRun : RunOutcome {
   BeliefScore belief_score;  // when run with score_beliefs
   // With workload.measure: measured jobs that finished after the last job arrived (the cluster was draining then).
   int measured_after_arrivals = 0;
+  // With output.series_s: the run's state at every interval boundary (series.csv; sim/engine/time_series.h).
+  std::vector<SeriesPoint> series;
 };
 
 // One replicate (used by run_experiment, sweeps and tests). score_beliefs: also score the strategy's beliefs at

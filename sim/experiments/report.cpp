@@ -400,6 +400,15 @@ nlohmann::json cells_json(const ExperimentConfig& c, const ExperimentResult& r) 
         metrics[m] = agg_json(cell_aggregate(c, r, l, s, m));
       cell["metrics"] = metrics;
       if (c.cluster.typed()) cell["gpu_utilisation_by_type"] = pool_utilisation_json(c, r, l, s);
+      if (c.output.breakdown) {
+        nlohmann::json qf = nlohmann::json::object();
+        for (const auto& m : queue_fairness_metric_names()) {
+          Aggregate a = cell_aggregate(c, r, l, s, m);
+          if (zero_means_no_rho(m) && a.mean == 0.0) a = Aggregate{};  // no job with a rho: absent, not 0
+          qf[m] = agg_json(a);
+        }
+        cell["queue_fairness"] = qf;
+      }
       const PairedRatio pr = paired_ratio(c, r, l, s, eight);
       if (pr.available) cell["jct_ratio_to_eight"] = agg_json(pr.ratio);
       cells.push_back(cell);
@@ -604,13 +613,15 @@ std::string block_heading(const ExperimentConfig& c) {
 // (node failures that hit the job) comes before `measured`. A trace that records how its jobs ended (philly_log,
 // acme) adds `outcome` (completed, failed, killed: as recorded; the run replays the job's recorded run time) before
 // `measured`.
+// A trace with users / virtual clusters adds `user` / `vc` after `class`; output.breakdown (--breakdown) adds `rho`
+// (JCT / run time alone; empty for a job without one) where a Shockwave trace does not have it already.
 std::string jobs_csv_header(const ExperimentConfig& c) {
-  return std::string(
-             "level,strategy,seed,job_id,name,class,arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,"
-             "gpu_seconds,max_gpus,work_samples") +
+  return std::string("level,strategy,seed,job_id,name,class") + (has_trace_users(c) ? ",user" : "") +
+         (has_trace_vcs(c) ? ",vc" : "") +
+         ",arrival_s,first_start_s,finish_s,jct_s,queue_s,restarts,gpu_seconds,max_gpus,work_samples" +
          (c.cluster.typed() ? ",gpu_type" : "") + (c.cluster.network ? ",contention_slowdown" : "") +
          (c.cluster.failures ? ",failures" : "") + (has_trace_outcomes(c) ? ",outcome" : "") +
-         (has_shockwave_trace(c) ? ",rho" : "") + ",measured\n";
+         (has_shockwave_trace(c) || c.output.breakdown ? ",rho" : "") + ",measured\n";
 }
 
 std::string events_csv_header(const ExperimentConfig& c) {
@@ -625,16 +636,25 @@ std::string job_rows(const ExperimentConfig& c, const CellRun& run, const TraceO
                              csv_field(c.strategies[static_cast<std::size_t>(run.strategy)].label) + ',' +
                              std::to_string(run.seed) + ',';
   const bool shockwave = has_shockwave_trace(c);
+  const bool users = has_trace_users(c);
+  const bool vcs = has_trace_vcs(c);
   for (const auto& j : run.jobs) {
-    out << prefix << j.id << ',' << csv_field(j.name) << ',' << csv_field(j.class_name) << ',' << number_text(j.arrival)
-        << ',' << number_text(j.first_start) << ',' << number_text(j.finish) << ',' << number_text(j.finish - j.arrival)
-        << ',' << number_text(j.first_start - j.arrival) << ',' << j.restarts << ',' << number_text(j.gpu_seconds)
-        << ',' << j.max_gpus << ',' << number_text(j.work);
+    out << prefix << j.id << ',' << csv_field(j.name) << ',' << csv_field(j.class_name);
+    if (users) out << ',' << csv_field(j.user);
+    if (vcs) out << ',' << csv_field(j.vc);
+    out << ',' << number_text(j.arrival) << ',' << number_text(j.first_start) << ',' << number_text(j.finish) << ','
+        << number_text(j.finish - j.arrival) << ',' << number_text(j.first_start - j.arrival) << ',' << j.restarts
+        << ',' << number_text(j.gpu_seconds) << ',' << j.max_gpus << ',' << number_text(j.work);
     if (c.cluster.typed()) out << ',' << csv_field(j.gpu_type);
     if (c.cluster.network) out << ',' << number_text(j.contention_slowdown);
     if (c.cluster.failures) out << ',' << j.failure.failures;
     if (outcomes.on()) out << ',' << outcomes.of(j.name);
-    if (shockwave) out << ',' << number_text(shockwave_rho(j, run.jobs.size(), c.total_gpus()));
+    if (shockwave) {
+      out << ',' << number_text(shockwave_rho(j, run.jobs.size(), c.total_gpus()));
+    } else if (c.output.breakdown) {
+      const double rho = job_rho(j, run.jobs.size(), c.total_gpus());
+      out << ',' << (rho > 0.0 ? number_text(rho) : "");
+    }
     out << ',' << (c.workload.measure.contains(j.id) ? '1' : '0') << '\n';
   }
   return out.str();
@@ -695,8 +715,8 @@ void write_outputs(StagedOutput& out, const ExperimentConfig& c, const Experimen
 
 const std::vector<std::string>& output_file_names() {
   static const std::vector<std::string> names = {
-      "summary.json",          "jobs.csv",    "events.csv",  "table.md", "table.csv", "placement.csv",
-      "prediction_errors.csv", "network.csv", "failures.csv"};
+      "summary.json",          "jobs.csv",    "events.csv",   "table.md",      "table.csv", "placement.csv",
+      "prediction_errors.csv", "network.csv", "failures.csv", "breakdown.csv", "series.csv"};
   return names;
 }
 

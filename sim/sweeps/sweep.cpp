@@ -123,6 +123,10 @@ SweepPlan plan_sweep(const SweepSpec& spec, const SweepOptions& opt, int threads
       // Batches of whole cells, big enough to keep every thread of every rank busy (32 runs each), small
       // enough that output is flushed often. Boundaries never change results, only when they are written.
       const ExperimentConfig base = parse_experiment(spec.base, spec.base_origin, spec.base_dir);
+      if (base.output.breakdown || base.output.series_s > 0.0)
+        std::fprintf(stderr,
+                     "ringsched: warning: sweep: output.breakdown and output.series_s are written by simulate and "
+                     "table3 (breakdown.csv, series.csv); a sweep writes its per-cell metrics only\n");
       const std::size_t runs_per_cell =
           std::max<std::size_t>(1, base.levels.size() * base.strategies.size() * static_cast<std::size_t>(base.seeds));
       // Over ranks every batch ends in a gather (a barrier), so batches are 8x bigger there.

@@ -225,7 +225,8 @@ std::vector<BadCase> bad_cases() {
       [](auto& j) {
         j["output"] = {{"prediction_error", true}};
       },
-      ": output.prediction_error: unknown key (valid keys here: events, optimality_gap, prediction_errors)");
+      ": output.prediction_error: unknown key (valid keys here: events, optimality_gap, prediction_errors, breakdown, "
+      "series_s)");
   with(
       "pollux-dir-without-pollux", [](auto& j) { j["workload"]["pollux_dir"] = "x"; },
       ": workload.pollux_dir: only with \"catalog\": \"pollux\"");

@@ -55,14 +55,15 @@ TEST_CASE("sim::TraceOutcomeReport: jobs.csv carries each replayed job's recorde
   std::string header;
   std::getline(in, header);
   CHECK(header.find(",work_samples,outcome,measured") != std::string::npos);
+  CHECK(header.find(",class,user,vc,arrival_s,") != std::string::npos);  // the log's users and VCs (issue 40)
   std::map<std::string, std::string> outcome;
   for (std::string line; std::getline(in, line);) {
     std::vector<std::string> f;
     std::stringstream ss(line);
     for (std::string x; std::getline(ss, x, ',');)
       f.push_back(x);
-    REQUIRE(f.size() == 17);
-    outcome[f[4]] = f[15];
+    REQUIRE(f.size() == 19);
+    outcome[f[4]] = f[17];
   }
   CHECK(outcome.at("application_1") == "failed");
   CHECK(outcome.at("application_0") == "completed");
