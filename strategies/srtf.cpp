@@ -4,7 +4,10 @@
 // order while they fit (a job that does not fit is skipped). Running jobs only get shorter between events, so the
 // ranking needs no timer. On GPU pools (heterogeneity-aware SRTF, as Gavel's and Sia's baselines): jobs are ranked by
 // believed remaining time on the type where they run fastest, and each in that order goes to the pool with room
-// where its believed finish is earliest (rigid_fill_typed); a job moved between pools restarts.
+// where its believed finish is earliest (rigid_fill_typed); a job moved between pools restarts. With virtual clusters
+// (cluster.virtual_clusters) each VC runs the Helios artifact's SRTF on its own jobs and nodes
+// (strategies/common/vc_queues.h: ranked by the same believed remaining time, taken while they fit in the VC's GPUs,
+// the rest preempted; a taken job its placement cannot fit waits).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -16,6 +19,7 @@
 
 #include "strategies/common/allocation.h"
 #include "strategies/common/rigid.h"
+#include "strategies/common/vc_queues.h"
 #include "strategies/registry.h"
 
 namespace ringsched {
@@ -219,7 +223,11 @@ class SrtfQueues {
 
 class Srtf final : public Strategy {
  public:
-  explicit Srtf(int gpus) : gpus_(gpus), inc_(gpus) {}
+  explicit Srtf(int gpus)
+      : gpus_(gpus),
+        inc_(gpus),
+        vcs_([this](int id) { return vc_key(id); }, [gpus](const JobPublic& p) { return rigid_size(p, gpus); }, true,
+             false) {}
   [[nodiscard]] std::string name() const override { return "srtf"; }
   Decision decide(const Snapshot& s) override {
     const std::size_t n = s.jobs.size();
@@ -242,7 +250,7 @@ class Srtf final : public Strategy {
     return d;
   }
   [[nodiscard]] bool incremental() const override { return true; }
-  Decision decide_changes(const Snapshot& s) override { return inc_.decide(s); }
+  Decision decide_changes(const Snapshot& s) override { return s.vcs.empty() ? inc_.decide(s) : vcs_.decide(s); }
 
  private:
   // A typed cluster: the job's believed remaining time at `size` GPUs on the GPU type where it runs fastest (room
@@ -254,8 +262,17 @@ class Srtf final : public Strategy {
     return best > 0.0 ? believed_remaining(j) / best : std::numeric_limits<double>::infinity();
   }
 
+  // With VCs: the job's believed remaining time at its rigid size (as decide ranks jobs).
+  double vc_key(int id) const {
+    const Snapshot& s = vcs_.snapshot();
+    const JobView& v = s.views->view(id);
+    if (v.belief == nullptr) throw std::logic_error("strategy 'srtf' needs beliefs (not \"none\")");
+    return believed_time(v, rigid_size(*v.pub, gpus_), s.gpus_per_node);
+  }
+
   int gpus_;
   SrtfQueues inc_;
+  VcQueues vcs_;  // cluster.virtual_clusters: the artifact's SRTF per VC
 };
 
 }  // namespace
@@ -267,10 +284,13 @@ StrategyInfo srtf_strategy_info() {
       "Shortest remaining (believed) time first, rigid, preemptive; a job that does not fit is skipped. "
       "Params: gpus (int, default 8: the size of jobs without a trace request). On GPU pools jobs are ranked by "
       "believed remaining time on their fastest type and each goes to the pool with room where it is believed to "
-      "finish soonest.";
+      "finish soonest. With virtual clusters (cluster.virtual_clusters) each VC ranks and preempts its own jobs on its "
+      "own "
+      "nodes (docs/virtual_clusters.md).";
   info.default_beliefs = "history";
   info.params = {"gpus"};
   info.gpu_types = true;
+  info.virtual_clusters = true;
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
     return std::make_unique<Srtf>(static_cast<int>(p.integer_in_or("gpus", 1, 1 << 20, 8)));
   };
