@@ -66,6 +66,9 @@ void check_vc_cli_bad(const VcCliFiles& f, const std::string& expected) {
 
 TEST_CASE("sim::cli: a Philly log with virtual clusters replays per VC, the same bytes every time", "[sim][cli][vc]") {
   const VcCliFiles f;
+  const test::CliResult v = test::run_cli("validate --config " + test::shell_quote(f.cfg));
+  CHECK(v.code == 0);
+  CHECK_THAT(v.out, Contains("32 GPUs (4 nodes x 8, 2 virtual clusters (4 nodes), placement consolidate)"));
   const test::CliResult a = vc_cli_simulate(f, f.dir / "a");
   INFO(a.err);
   REQUIRE(a.code == 0);
