@@ -5,8 +5,10 @@
 // w GPUs runs at 100 w samples/s whatever nodes it spans, so its run time is its work / (100 w).
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -237,4 +239,100 @@ TEST_CASE("strategies::VcQueues: a job of no VC of the cluster is refused before
   CHECK_THROWS_WITH(vc_test_run(jobs, "fifo"),
                     "job 'j1': names no virtual cluster; a cluster with cluster.virtual_clusters (test: A, B) runs "
                     "only jobs of its VCs");
+}
+
+namespace {
+
+// Starts each arriving job at once with the nodes `nodes_for(job id)` names (empty: none named).
+class VcNodesStrategy final : public Strategy {
+ public:
+  explicit VcNodesStrategy(std::function<std::vector<int>(int)> nodes_for) : nodes_for_(std::move(nodes_for)) {}
+  [[nodiscard]] std::string name() const override { return "vc_nodes"; }
+  Decision decide(const Snapshot& /*s*/) override { return {}; }
+  [[nodiscard]] bool incremental() const override { return true; }
+  Decision decide_changes(const Snapshot& s) override {
+    Decision d;
+    for (int id : s.arrived)
+      d.changes.push_back({id, s.views->view(id).pub->requested_gpus, 0, nodes_for_(id)});
+    return d;
+  }
+
+ private:
+  std::function<std::vector<int>(int)> nodes_for_;
+};
+
+// Two jobs of VC "A" (`gpus` GPUs each, at 0 and 1) on the 2-VC cluster under `strat`; the engine's error, if any.
+std::string vc_nodes_error(Strategy& strat, int gpus = 2) {
+  Workload w;
+  w.catalog = vc_test_catalog();
+  for (int i = 0; i < 2; ++i) {
+    JobTruth t;
+    t.id = i;
+    t.name = "j" + std::to_string(i);
+    t.arrival = i;
+    t.requested_gpus = gpus;
+    t.work_samples = 100.0 * gpus * 10;
+    t.vc = "A";
+    t.user = "u" + std::to_string(i);
+    w.jobs.push_back(t);
+  }
+  EngineConfig ec;
+  ec.cluster.nodes = 4;
+  ec.cluster.gpus_per_node = 4;
+  ec.cluster.placement = "packed";
+  VirtualClusters vcs;
+  vcs.table = {{"A", 2}, {"B", 2}};
+  vcs.origin = "test";
+  ec.cluster.virtual_clusters = vcs;
+  const auto beliefs = make_belief_source("none", "test");
+  try {
+    (void)simulate(w, strat, *beliefs, ec);
+  } catch (const std::logic_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("sim::Engine: with VCs every start names nodes of its job's VC, none over its GPUs", "[strategies][vc]") {
+  VcNodesStrategy good([](int id) { return id == 0 ? std::vector<int>{2, 0, 0, 0} : std::vector<int>{2, 0, 0, 0}; });
+  CHECK(vc_nodes_error(good).empty());  // node 0 holds both jobs: 4 GPUs
+  VcNodesStrategy outside([](int) { return std::vector<int>{0, 0, 2, 0}; });
+  CHECK(vc_nodes_error(outside) ==
+        "strategy 'vc_nodes' placed job j0 on node 2, outside its virtual cluster A (nodes 0..1)");
+  VcNodesStrategy unnamed([](int) { return std::vector<int>{}; });
+  CHECK(vc_nodes_error(unnamed) == "strategy 'vc_nodes' gave job j0 GPUs without its nodes on a cluster with VCs");
+  VcNodesStrategy over([](int id) { return id == 0 ? std::vector<int>{3, 0, 0, 0} : std::vector<int>{2, 0, 0, 0}; });
+  CHECK(vc_nodes_error(over) == "strategy 'vc_nodes' placed a job on other GPUs than it allocated (job j0)");
+  VcNodesStrategy split([](int id) { return id == 0 ? std::vector<int>{1, 1, 0, 0} : std::vector<int>{0, 2, 0, 0}; });
+  CHECK(vc_nodes_error(split).empty());
+  VcNodesStrategy crowded([](int) { return std::vector<int>{3, 0, 0, 0}; });
+  CHECK(vc_nodes_error(crowded, 3) == "strategy 'vc_nodes' placed 6 GPUs on node 0, which has 4");
+  VcNodesStrategy short_list([](int) { return std::vector<int>{2, 0}; });
+  CHECK(vc_nodes_error(short_list) == "strategy 'vc_nodes' gave job j0 a placement of 2 nodes; the cluster has 4");
+}
+
+TEST_CASE("sim::Engine: a job's public facts carry its user and its VC's index, max GPUs capped at its VC's",
+          "[strategies][vc]") {
+  const auto cat = vc_test_catalog();
+  JobTruth t;
+  t.name = "x";
+  t.user = "alice";
+  t.vc = "B";
+  ClusterConfig c;
+  c.nodes = 4;
+  c.gpus_per_node = 4;
+  VirtualClusters vcs;
+  vcs.table = {{"A", 1}, {"B", 2}};
+  vcs.origin = "test";
+  const JobPublic plain = public_facts(t, cat->classes[0], 16);
+  CHECK(plain.user == "alice");
+  CHECK(plain.vc == -1);
+  CHECK(plain.cls.max_gpus == 16);
+  CHECK(with_vc(plain, t, c).vc == -1);  // no VCs: unchanged
+  c.virtual_clusters = vcs;
+  const JobPublic p = with_vc(plain, t, c);
+  CHECK(p.vc == 1);
+  CHECK(p.cls.max_gpus == 8);
 }
