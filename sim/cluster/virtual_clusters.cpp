@@ -1,6 +1,7 @@
 // sim/cluster/virtual_clusters.cpp — parsing cluster.virtual_clusters (see the header).
 #include "sim/cluster/virtual_clusters.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -23,6 +24,14 @@ std::string VirtualClusters::names() const {
     out += (i > 0 ? ", " : "") + table[i].name;
   if (table.size() > 20) out += " and " + std::to_string(table.size() - 20) + " more";
   return out;
+}
+
+std::string VirtualClusters::refusal(const std::string& vc) const {
+  const std::string known = "cluster.virtual_clusters (" + origin + ": " + names() + ")";
+  if (vc.empty()) return "names no virtual cluster; a cluster with " + known + " runs only jobs of its VCs";
+  if (std::find(idle.begin(), idle.end(), vc) != idle.end())
+    return "virtual cluster '" + vc + "' has no GPUs on " + date + " in " + origin;
+  return "virtual cluster '" + vc + "' is not in " + known;
 }
 
 std::vector<VirtualClusterInfo> VirtualClusters::infos(int gpus_per_node) const {
@@ -75,7 +84,10 @@ void read_gpu_table(const CsvTable& t, const std::string& date, int gpus_per_nod
       const int col = static_cast<int>(c);
       if (col == date_col || t.header[c] == "total") continue;
       const int gpus = t.integer_in(row, col, 0, kMaxVcNodes * 1024);
-      if (gpus == 0) continue;
+      if (gpus == 0) {
+        vcs.idle.push_back(t.header[c]);
+        continue;
+      }
       if (gpus % gpus_per_node != 0) {
         t.fail(row, "column '" + t.header[c] + "': " + std::to_string(gpus) +
                         " GPUs is not a whole number of nodes of cluster.gpus_per_node " +
@@ -84,6 +96,7 @@ void read_gpu_table(const CsvTable& t, const std::string& date, int gpus_per_nod
       add_vc(vcs, t.header[c], gpus / gpus_per_node, [&](const std::string& m) { t.fail(row, m); });
     }
     if (vcs.table.empty()) t.fail(row, "no VC has GPUs on " + date);
+    vcs.date = date;
     return;
   }
   date_r.fail("date '" + date + "' is not in '" + t.file + "'");

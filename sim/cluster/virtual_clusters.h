@@ -22,10 +22,15 @@ struct VirtualClusters {
   std::vector<VirtualClusterSpec> table;  // in node order: the first VC owns nodes 0..nodes-1, and so on
   std::string placement = "consolidate";  // "consolidate" | "random"
   std::string origin;                     // where the table came from ("cluster.virtual_clusters.table" or a file)
+  std::string date;                       // a per-day file's row (key "date"); "" otherwise
+  std::vector<std::string> idle;          // a per-day file's VCs with no GPUs on `date` (not in the table)
   // Index of the VC named `name`, -1 if none.
   [[nodiscard]] int index_of(const std::string& name) const;
   // The VCs' names, comma-separated (for messages; the first 20, then a count).
   [[nodiscard]] std::string names() const;
+  // Why a job naming VC `vc` (not in the table) cannot run here, for messages: it names no VC, its VC has no GPUs on
+  // the file's date, or its VC is not in the table (listing the table's).
+  [[nodiscard]] std::string refusal(const std::string& vc) const;
   // The VCs as strategies see them (Snapshot::vcs): name, first node, nodes, GPUs.
   [[nodiscard]] std::vector<VirtualClusterInfo> infos(int gpus_per_node) const;
   [[nodiscard]] long total_nodes() const;

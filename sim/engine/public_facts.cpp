@@ -30,10 +30,7 @@ JobPublic with_vc(JobPublic p, const JobTruth& t, const ClusterConfig& cluster) 
   const VirtualClusters& vcs = *cluster.virtual_clusters;
   p.vc = vcs.index_of(t.vc);
   if (p.vc < 0) {
-    const std::string known = "cluster.virtual_clusters (" + vcs.origin + ": " + vcs.names() + ")";
-    throw InputError("job '" + t.name + "': " +
-                     (t.vc.empty() ? "names no virtual cluster; a cluster with " + known + " runs only jobs of its VCs"
-                                   : "virtual cluster '" + t.vc + "' is not in " + known));
+    throw InputError("job '" + t.name + "': " + vcs.refusal(t.vc));
   }
   const int gpus = vcs.table[static_cast<std::size_t>(p.vc)].nodes * cluster.gpus_per_node;
   if (p.cls.min_gpus > gpus) {

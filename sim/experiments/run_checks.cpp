@@ -112,12 +112,7 @@ void check_trace_vcs(const JsonReader& root, const ExperimentConfig& c) {
     const TraceJob& tj = trace.jobs[i];
     const std::string row = trace.file + ":" + std::to_string(tj.line) + ": job '" + tj.name + "'";
     const int vc = vcs.index_of(tj.vc);
-    if (vc < 0) {
-      const std::string known = "cluster.virtual_clusters (" + vcs.origin + ": " + vcs.names() + ")";
-      tr.at("file").fail(
-          row + (tj.vc.empty() ? " names no virtual cluster; a cluster with " + known + " runs only jobs of its VCs"
-                               : ": virtual cluster '" + tj.vc + "' is not in " + known));
-    }
+    if (vc < 0) tr.at("file").fail(row + (tj.vc.empty() ? " " : ": ") + vcs.refusal(tj.vc));
     const int gpus = vcs.table[static_cast<std::size_t>(vc)].nodes * c.cluster.gpus_per_node;
     if (tj.gpus > gpus) {
       tr.at("file").fail(row + " asks " + std::to_string(tj.gpus) + " GPUs; its virtual cluster '" + tj.vc + "' has " +

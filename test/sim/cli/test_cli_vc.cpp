@@ -129,3 +129,19 @@ TEST_CASE("sim::cli: virtual clusters need a trace whose jobs name them", "[sim]
   CHECK_THAT(v.err, Contains("cfg.json: cluster.virtual_clusters: needs a workload trace whose jobs name their "
                              "virtual cluster"));
 }
+
+TEST_CASE("sim::cli: strategies says which strategies run on virtual clusters", "[sim][cli][vc]") {
+  const test::CliResult r = test::run_cli("strategies");
+  REQUIRE(r.code == 0);
+  const std::string line = "    On virtual clusters (cluster.virtual_clusters): one queue per VC, on its nodes.\n";
+  for (const char* name : {"\nfifo  (", "\nsrtf  ("}) {
+    const std::size_t at = r.out.find(name);
+    REQUIRE(at != std::string::npos);
+    const std::size_t next = r.out.find("\n", r.out.find("\n", at + 1) + 1);  // after the description line
+    CHECK(r.out.compare(next + 1, line.size(), line) == 0);
+  }
+  std::size_t count = 0;
+  for (std::size_t at = r.out.find(line); at != std::string::npos; at = r.out.find(line, at + 1))
+    ++count;
+  CHECK(count == 2);
+}

@@ -83,6 +83,13 @@ TEST_CASE("sim::VirtualClusters: files of nodes per VC and of GPUs per VC per da
   CHECK(b.virtual_clusters->table[0].nodes == 2);
   CHECK(b.virtual_clusters->table[1].name == "vcC");
   CHECK(b.virtual_clusters->table[1].nodes == 1);
+  // A job of a VC with no GPUs that day is refused saying so.
+  CHECK(b.virtual_clusters->refusal("vcB") ==
+        "virtual cluster 'vcB' has no GPUs on 2020-09-01 in " + (dir / "gpus.csv"));
+  CHECK(b.virtual_clusters->refusal("vcZ") ==
+        "virtual cluster 'vcZ' is not in cluster.virtual_clusters (" + (dir / "gpus.csv") + ": vcA, vcC)");
+  CHECK(b.virtual_clusters->refusal("") == "names no virtual cluster; a cluster with cluster.virtual_clusters (" +
+                                               (dir / "gpus.csv") + ": vcA, vcC) runs only jobs of its VCs");
   const ClusterConfig d =
       vc_cluster_parse(vc_cluster_text(R"({"file": ")" + (dir / "gpus.csv") + R"(", "date": "2020-09-02"})"));
   CHECK(d.virtual_clusters->table.size() == 3);
