@@ -101,13 +101,23 @@ void VcQueues::enqueue(int id) {
   Job& j = job(id);
   j.key = priority_(id);
   j.where = Where::kWaiting;
-  vcs_[static_cast<std::size_t>(j.vc)].waiting.insert({j.key, id});
+  Vc& vc = vcs_[static_cast<std::size_t>(j.vc)];
+  vc.waiting.insert({j.key, id});
+  ++vc.waiting_sizes[j.size];
+}
+
+void VcQueues::unqueue(int id) {
+  const Job& j = job(id);
+  Vc& vc = vcs_[static_cast<std::size_t>(j.vc)];
+  vc.waiting.erase({j.key, id});
+  const auto it = vc.waiting_sizes.find(j.size);
+  if (--it->second == 0) vc.waiting_sizes.erase(it);
 }
 
 void VcQueues::release(int id) {
   Job& j = job(id);
   Vc& vc = vcs_[static_cast<std::size_t>(j.vc)];
-  if (j.where == Where::kWaiting) vc.waiting.erase({j.key, id});
+  if (j.where == Where::kWaiting) unqueue(id);
   if (j.where == Where::kRunning) {
     for (const auto& [node, gpus] : j.held)
       node_free_[static_cast<std::size_t>(node)] += gpus;
@@ -135,7 +145,7 @@ bool VcQueues::try_start(Decision& d, int id) {
     j.held.emplace_back(node, gpus);
   }
   vc.free -= j.size;
-  vc.waiting.erase({j.key, id});
+  unqueue(id);
   vc.running.push_back(id);
   j.where = Where::kRunning;
   d.changes.push_back(std::move(c));
@@ -150,7 +160,7 @@ void VcQueues::preempt(Decision& d, int id) {
 
 // Head-of-line blocking: waiting jobs in priority order while each can be placed (with backfill: all that can).
 void VcQueues::fill(Decision& d, Vc& vc) {
-  for (auto it = vc.waiting.begin(); it != vc.waiting.end() && vc.free > 0;) {
+  for (auto it = vc.waiting.begin(); it != vc.waiting.end() && vc.free >= vc.smallest_waiting();) {
     const int id = it->second;
     ++it;  // try_start erases the job's entry
     if (!try_start(d, id) && !backfill_) break;
@@ -172,7 +182,8 @@ void VcQueues::preemptive_pass(Decision& d, Vc& vc) {
   std::vector<int> stop;
   std::size_t r = 0;
   auto w = vc.waiting.begin();
-  while (quota > 0 && (r < run.size() || w != vc.waiting.end())) {
+  // Once the running jobs are walked, no waiting job smaller than the smallest waiting size is left to take.
+  while (quota > 0 && (r < run.size() || (w != vc.waiting.end() && quota >= vc.smallest_waiting()))) {
     const bool running = r < run.size() && (w == vc.waiting.end() || run[r] < *w);
     const int id = running ? run[r++].second : (w++)->second;
     const int size = job(id).size;

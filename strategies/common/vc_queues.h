@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -55,12 +56,15 @@ class VcQueues {
     int gpus = 0;
     int free = 0;
     std::set<std::pair<double, int>> waiting;  // (priority, id)
-    std::vector<int> running;                  // ids holding GPUs
+    std::map<int, int> waiting_sizes;          // GPU count -> waiting jobs of that count (the smallest ends walks)
+    [[nodiscard]] int smallest_waiting() const { return waiting_sizes.empty() ? 0 : waiting_sizes.begin()->first; }
+    std::vector<int> running;  // ids holding GPUs
   };
 
   void init(const Snapshot& s);
   Job& job(int id);
   void enqueue(int id);
+  void unqueue(int id);  // out of its VC's waiting set
   void release(int id);
   // Places a waiting job on its VC's nodes if the placement finds room; emits its start.
   bool try_start(Decision& d, int id);
