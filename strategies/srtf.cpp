@@ -16,6 +16,8 @@
 #include <set>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "strategies/common/allocation.h"
 #include "strategies/common/rigid.h"
@@ -262,17 +264,30 @@ class Srtf final : public Strategy {
     return best > 0.0 ? believed_remaining(j) / best : std::numeric_limits<double>::infinity();
   }
 
-  // With VCs: the job's believed remaining time at its rigid size (as decide ranks jobs).
-  double vc_key(int id) const {
+  // With VCs: the job's believed remaining time at its rigid size (as decide ranks jobs); a fixed belief's total work
+  // and speed are read once (the running jobs are re-ranked at every decision of their VC).
+  double vc_key(int id) {
     const Snapshot& s = vcs_.snapshot();
+    const auto i = static_cast<std::size_t>(id);
+    if (i < vc_fixed_.size() && vc_fixed_[i].first >= 0.0) {
+      const auto [total, speed] = vc_fixed_[i];
+      if (!(speed > 0.0)) return std::numeric_limits<double>::infinity();
+      return std::max(1.0, total - s.views->work_done(id)) / speed;  // believed_remaining / speed
+    }
     const JobView& v = s.views->view(id);
     if (v.belief == nullptr) throw std::logic_error("strategy 'srtf' needs beliefs (not \"none\")");
-    return believed_time(v, rigid_size(*v.pub, gpus_), s.gpus_per_node);
+    const int size = rigid_size(*v.pub, gpus_);
+    if (v.belief->fixed()) {
+      if (vc_fixed_.size() <= i) vc_fixed_.resize(i + 1, {-1.0, 0.0});
+      vc_fixed_[i] = {v.belief->total_work(), v.belief->throughput(size, packed_nodes(size, s.gpus_per_node))};
+    }
+    return believed_time(v, size, s.gpus_per_node);
   }
 
   int gpus_;
   SrtfQueues inc_;
-  VcQueues vcs_;  // cluster.virtual_clusters: the artifact's SRTF per VC
+  VcQueues vcs_;                                     // cluster.virtual_clusters: the artifact's SRTF per VC
+  std::vector<std::pair<double, double>> vc_fixed_;  // by id: a fixed belief's (total work, speed); total -1 = none
 };
 
 }  // namespace
