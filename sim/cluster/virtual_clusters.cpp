@@ -64,7 +64,7 @@ void add_vc(VirtualClusters& vcs, const std::string& name, int nodes, const std:
 }
 
 // The Helios artifact's philly_vc.csv: `vc,node num`, one VC a row.
-void read_node_table(const CsvTable& t, VirtualClusters& vcs) {
+void read_vc_node_table(const CsvTable& t, VirtualClusters& vcs) {
   const int name_col = t.require_column("vc");
   const int nodes_col = t.require_column("node num");
   for (const CsvRow& row : t.rows) {
@@ -75,8 +75,8 @@ void read_node_table(const CsvTable& t, VirtualClusters& vcs) {
 
 // HeliosData's cluster_gpu_number.csv: `date,<vc>...,total`, GPUs per VC per day; the row of `date`. VCs with no GPUs
 // that day are left out (their jobs are then refused as of no VC); the `total` column is not a VC.
-void read_gpu_table(const CsvTable& t, const std::string& date, int gpus_per_node, VirtualClusters& vcs,
-                    const JsonReader& date_r) {
+void read_vc_gpu_table(const CsvTable& t, const std::string& date, int gpus_per_node, VirtualClusters& vcs,
+                       const JsonReader& date_r) {
   const int date_col = t.require_column("date");
   for (const CsvRow& row : t.rows) {
     if (t.text(row, date_col) != date) continue;
@@ -102,7 +102,7 @@ void read_gpu_table(const CsvTable& t, const std::string& date, int gpus_per_nod
   date_r.fail("date '" + date + "' is not in '" + t.file + "'");
 }
 
-void read_file(const JsonReader& r, int gpus_per_node, VirtualClusters& vcs) {
+void read_vc_file(const JsonReader& r, int gpus_per_node, VirtualClusters& vcs) {
   const JsonReader file_r = r.at("file");
   std::string path;
   try {
@@ -119,11 +119,11 @@ void read_file(const JsonReader& r, int gpus_per_node, VirtualClusters& vcs) {
   vcs.origin = path;
   if (t.column("date") >= 0) {
     if (!r.has("date")) file_r.fail("'" + path + "' lists GPUs per VC per day: give \"date\": \"YYYY-MM-DD\"");
-    read_gpu_table(t, r.at("date").as_string(), gpus_per_node, vcs, r.at("date"));
+    read_vc_gpu_table(t, r.at("date").as_string(), gpus_per_node, vcs, r.at("date"));
     return;
   }
   if (r.has("date")) r.at("date").fail("only with a file of GPUs per day (a `date` column); '" + path + "' has none");
-  read_node_table(t, vcs);
+  read_vc_node_table(t, vcs);
   if (vcs.table.empty()) file_r.fail("'" + path + "' lists no VC");
 }
 
@@ -142,7 +142,7 @@ VirtualClusters parse_virtual_clusters(const JsonReader& r, int cluster_nodes, i
       add_vc(vcs, item.at("name").as_string(), nodes, [&](const std::string& m) { item.at("name").fail(m); });
     }
   } else {
-    read_file(r, gpus_per_node, vcs);
+    read_vc_file(r, gpus_per_node, vcs);
   }
   if (auto p = r.maybe("placement")) {
     vcs.placement = p->as_string();

@@ -100,7 +100,7 @@ VcTestRun vc_test_run(const std::vector<VcTestJob>& jobs, const std::string& str
   return out;
 }
 
-void check_times(const RunResult& r, const std::vector<std::pair<double, double>>& start_finish) {
+void vc_check_times(const RunResult& r, const std::vector<std::pair<double, double>>& start_finish) {
   REQUIRE(r.jobs.size() == start_finish.size());
   for (std::size_t i = 0; i < r.jobs.size(); ++i) {
     INFO("job " << i);
@@ -145,7 +145,7 @@ TEST_CASE("strategies::fifo: with VCs each VC queues its own jobs, head of line 
       {"A", 2, 0, 100}, {"A", 1, 1, 50}, {"A", 8, 2, 10}, {"A", 1, 3, 10}, {"B", 4, 4, 20}};
   const VcTestRun r = vc_test_run(jobs, "fifo");
   CHECK(r.problems.empty());
-  check_times(r.result, {{0, 100}, {1, 51}, {100, 110}, {110, 120}, {4, 24}});
+  vc_check_times(r.result, {{0, 100}, {1, 51}, {100, 110}, {110, 120}, {4, 24}});
   CHECK(r.first_nodes.at(0) == std::vector<int>{2, 0, 0, 0});
   CHECK(r.first_nodes.at(1) == std::vector<int>{1, 0, 0, 0});
   CHECK(r.first_nodes.at(2) == std::vector<int>{4, 4, 0, 0});
@@ -154,7 +154,7 @@ TEST_CASE("strategies::fifo: with VCs each VC queues its own jobs, head of line 
   // With backfill j3 starts at 3 beside j0 and j1 (best fit: node 0 has 1 free).
   const VcTestRun b = vc_test_run(jobs, "fifo", {{"backfill", true}});
   CHECK(b.problems.empty());
-  check_times(b.result, {{0, 100}, {1, 51}, {100, 110}, {3, 13}, {4, 24}});
+  vc_check_times(b.result, {{0, 100}, {1, 51}, {100, 110}, {3, 13}, {4, 24}});
   CHECK(b.first_nodes.at(3) == std::vector<int>{1, 0, 0, 0});
 }
 
@@ -166,12 +166,12 @@ TEST_CASE("strategies::fifo: with VCs placement random (first fit) starts a job 
   const std::vector<VcTestJob> jobs = {{"A", 2, 0, 100}, {"A", 3, 1, 10}, {"A", 3, 2, 10}};
   const VcTestRun c = vc_test_run(jobs, "fifo");
   CHECK(c.problems.empty());
-  check_times(c.result, {{0, 100}, {1, 11}, {11, 21}});
+  vc_check_times(c.result, {{0, 100}, {1, 11}, {11, 21}});
   CHECK(c.first_nodes.at(1) == std::vector<int>{0, 3, 0, 0});
   CHECK(c.first_nodes.at(2) == std::vector<int>{0, 3, 0, 0});
   const VcTestRun f = vc_test_run(jobs, "fifo", nlohmann::json::object(), "random");
   CHECK(f.problems.empty());
-  check_times(f.result, {{0, 100}, {1, 11}, {2, 12}});
+  vc_check_times(f.result, {{0, 100}, {1, 11}, {2, 12}});
   CHECK(f.first_nodes.at(1) == std::vector<int>{2, 1, 0, 0});
   CHECK(f.first_nodes.at(2) == std::vector<int>{0, 3, 0, 0});
 }
@@ -187,7 +187,7 @@ TEST_CASE("strategies::srtf: with VCs each VC preempts by remaining time within 
   const std::vector<VcTestJob> sorted = {jobs[0], jobs[1], jobs[3], jobs[2]};
   const VcTestRun r = vc_test_run(sorted, "srtf", nlohmann::json::object(), "consolidate", 5.0);
   CHECK(r.problems.empty());
-  check_times(r.result, {{0, 125}, {10, 30}, {12, 17}, {15, 25}});
+  vc_check_times(r.result, {{0, 125}, {10, 30}, {12, 17}, {15, 25}});
   CHECK(r.result.jobs[0].restarts == 1);
   CHECK(r.result.jobs[1].restarts == 0);
   CHECK(r.first_nodes.at(1) == std::vector<int>{4, 0, 0, 0});
@@ -203,7 +203,7 @@ TEST_CASE("strategies::srtf: with VCs a job taken within the VC's GPUs that no n
   const std::vector<VcTestJob> jobs = {{"A", 3, 0, 50}, {"A", 3, 1, 60}, {"A", 2, 2, 5}};
   const VcTestRun r = vc_test_run(jobs, "srtf");
   CHECK(r.problems.empty());
-  check_times(r.result, {{0, 50}, {1, 61}, {50, 55}});
+  vc_check_times(r.result, {{0, 50}, {1, 61}, {50, 55}});
   CHECK(r.first_nodes.at(1) == std::vector<int>{0, 3, 0, 0});
   CHECK(r.first_nodes.at(2) == std::vector<int>{2, 0, 0, 0});
 }
