@@ -214,7 +214,8 @@ class Strategy {
   virtual Decision decide(const Snapshot& snapshot) = 0;
   // Incremental strategies keep their own queues between calls and return only what changes, so a decision costs
   // O(changes), not O(jobs present). The engine calls decide_changes instead of decide when incremental() is true
-  // and it does not place jobs on concrete GPUs (no placement policy or topology); both must decide the same counts
+  // and it does not place jobs on concrete GPUs (no placement policy or topology), and always on a cluster with
+  // virtual clusters (Snapshot::vcs; only strategies that support them run there); both must decide the same counts
   // (tests run every incremental strategy both ways and compare the runs byte for byte).
   [[nodiscard]] virtual bool incremental() const { return false; }
   virtual Decision decide_changes(const Snapshot& snapshot);
