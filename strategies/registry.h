@@ -27,6 +27,9 @@ struct StrategyInfo {
   // Plans every node's GPUs itself (Assignment::nodes): configs with cluster.failures refuse it (it would plan on
   // failed nodes; docs/failures.md).
   bool places_nodes = false;
+  // Queues jobs per virtual cluster and names their nodes in its VC (Snapshot::vcs, Change::nodes), so it runs on a
+  // cluster with cluster.virtual_clusters (configs refuse the others there).
+  bool virtual_clusters = false;
   // Without gpu_types: why it cannot choose types (configs with cluster.pools refuse it with this reason).
   std::string no_gpu_types_reason;
   // On a cluster with GPU pools: why the strategy's params do not fit the pools' GPU types ("" when they do), for

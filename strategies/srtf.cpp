@@ -4,7 +4,10 @@
 // order while they fit (a job that does not fit is skipped). Running jobs only get shorter between events, so the
 // ranking needs no timer. On GPU pools (heterogeneity-aware SRTF, as Gavel's and Sia's baselines): jobs are ranked by
 // believed remaining time on the type where they run fastest, and each in that order goes to the pool with room
-// where its believed finish is earliest (rigid_fill_typed); a job moved between pools restarts.
+// where its believed finish is earliest (rigid_fill_typed); a job moved between pools restarts. With virtual clusters
+// (cluster.virtual_clusters) each VC runs the Helios artifact's SRTF on its own jobs and nodes
+// (strategies/common/vc_queues.h: ranked by the same believed remaining time, taken while they fit in the VC's GPUs,
+// the rest preempted; a taken job its placement cannot fit waits).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -13,9 +16,12 @@
 #include <set>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "strategies/common/allocation.h"
 #include "strategies/common/rigid.h"
+#include "strategies/common/vc_queues.h"
 #include "strategies/registry.h"
 
 namespace ringsched {
@@ -219,7 +225,11 @@ class SrtfQueues {
 
 class Srtf final : public Strategy {
  public:
-  explicit Srtf(int gpus) : gpus_(gpus), inc_(gpus) {}
+  explicit Srtf(int gpus)
+      : gpus_(gpus),
+        inc_(gpus),
+        vcs_([this](int id) { return vc_key(id); }, [gpus](const JobPublic& p) { return rigid_size(p, gpus); }, true,
+             false) {}
   [[nodiscard]] std::string name() const override { return "srtf"; }
   Decision decide(const Snapshot& s) override {
     const std::size_t n = s.jobs.size();
@@ -242,7 +252,7 @@ class Srtf final : public Strategy {
     return d;
   }
   [[nodiscard]] bool incremental() const override { return true; }
-  Decision decide_changes(const Snapshot& s) override { return inc_.decide(s); }
+  Decision decide_changes(const Snapshot& s) override { return s.vcs.empty() ? inc_.decide(s) : vcs_.decide(s); }
 
  private:
   // A typed cluster: the job's believed remaining time at `size` GPUs on the GPU type where it runs fastest (room
@@ -254,8 +264,30 @@ class Srtf final : public Strategy {
     return best > 0.0 ? believed_remaining(j) / best : std::numeric_limits<double>::infinity();
   }
 
+  // With VCs: the job's believed remaining time at its rigid size (as decide ranks jobs); a fixed belief's total work
+  // and speed are read once (the running jobs are re-ranked at every decision of their VC).
+  double vc_key(int id) {
+    const Snapshot& s = vcs_.snapshot();
+    const auto i = static_cast<std::size_t>(id);
+    if (i < vc_fixed_.size() && vc_fixed_[i].first >= 0.0) {
+      const auto [total, speed] = vc_fixed_[i];
+      if (!(speed > 0.0)) return std::numeric_limits<double>::infinity();
+      return std::max(1.0, total - s.views->work_done(id)) / speed;  // believed_remaining / speed
+    }
+    const JobView& v = s.views->view(id);
+    if (v.belief == nullptr) throw std::logic_error("strategy 'srtf' needs beliefs (not \"none\")");
+    const int size = rigid_size(*v.pub, gpus_);
+    if (v.belief->fixed()) {
+      if (vc_fixed_.size() <= i) vc_fixed_.resize(i + 1, {-1.0, 0.0});
+      vc_fixed_[i] = {v.belief->total_work(), v.belief->throughput(size, packed_nodes(size, s.gpus_per_node))};
+    }
+    return believed_time(v, size, s.gpus_per_node);
+  }
+
   int gpus_;
   SrtfQueues inc_;
+  VcQueues vcs_;                                     // cluster.virtual_clusters: the artifact's SRTF per VC
+  std::vector<std::pair<double, double>> vc_fixed_;  // by id: a fixed belief's (total work, speed); total -1 = none
 };
 
 }  // namespace
@@ -267,10 +299,13 @@ StrategyInfo srtf_strategy_info() {
       "Shortest remaining (believed) time first, rigid, preemptive; a job that does not fit is skipped. "
       "Params: gpus (int, default 8: the size of jobs without a trace request). On GPU pools jobs are ranked by "
       "believed remaining time on their fastest type and each goes to the pool with room where it is believed to "
-      "finish soonest.";
+      "finish soonest. With virtual clusters (cluster.virtual_clusters) each VC ranks and preempts its own jobs on its "
+      "own "
+      "nodes (docs/virtual_clusters.md).";
   info.default_beliefs = "history";
   info.params = {"gpus"};
   info.gpu_types = true;
+  info.virtual_clusters = true;
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
     return std::make_unique<Srtf>(static_cast<int>(p.integer_in_or("gpus", 1, 1 << 20, 8)));
   };

@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -71,6 +72,8 @@ struct JobPublic {
   double arrival = 0.0;
   int requested_gpus = 0;        // from a trace; 0 = none
   double priority_weight = 1.0;  // from a Gavel trace (> 0); Gavel's max-min policies weigh jobs by it
+  std::string user;              // from a trace that names users; empty otherwise
+  int vc = -1;                   // with cluster.virtual_clusters: its VC's index in Snapshot::vcs; -1 otherwise
   // The class's public facts as they hold for this job: max_gpus at most the cluster's GPUs; a goodput job's batch
   // the one it was submitted with and its GPUs capped by it; no convergence facts when the class reports no loss.
   ClassFacts cls;
@@ -98,6 +101,15 @@ struct PoolInfo {
   int gpus = 0;
   int gpus_per_node = 1;
   int in_use = 0;  // GPUs held in it when the strategy is asked (before its decision)
+};
+
+// One virtual cluster (cluster.virtual_clusters) as strategies see it: it owns nodes first_node ..
+// first_node + nodes - 1 (ClusterView's numbering), `gpus` GPUs in all. Its jobs (JobPublic::vc) run only there.
+struct VirtualClusterInfo {
+  std::string name;
+  int first_node = 0;
+  int nodes = 0;
+  int gpus = 0;
 };
 
 // Incremental strategies' access to jobs' views by id (Snapshot::views): the same values Snapshot::jobs would hold
@@ -145,6 +157,11 @@ struct Snapshot {
   // A typed cluster's pools (cluster.pools), in config order; empty on the untyped cluster. On a typed cluster the
   // strategy says in Assignment::pool where each job runs.
   std::span<const PoolInfo> pools;
+  // cluster.virtual_clusters, in table order; empty without. With VCs the engine tracks concrete GPUs (cluster is
+  // set), calls decide_changes of strategies that support them, and every change that gives a job GPUs must name its
+  // nodes (Change::nodes), all within the job's VC. vc_placement: the VCs' placement ("consolidate" or "random").
+  std::span<const VirtualClusterInfo> vcs;
+  std::string_view vc_placement;
 };
 
 // One job's allocation in a decision: its GPU count, on a typed cluster the pool it runs in, and optionally the GPUs
@@ -162,11 +179,16 @@ struct Assignment {
   bool operator==(const Assignment&) const = default;
 };
 
-// An incremental decision's change of one job (Strategy::decide_changes): its new GPU count and pool.
+// An incremental decision's change of one job (Strategy::decide_changes): its new GPU count and pool, and optionally
+// its nodes.
 struct Change {
   int job = 0;
   int gpus = 0;
   int pool = 0;  // typed clusters: the pool it runs in (as Assignment::pool)
+  // Optional, when the engine places jobs on concrete GPUs (Snapshot::cluster set): the GPUs it gets on each node
+  // (Snapshot::cluster->nodes() counts summing to gpus), as Assignment::nodes; empty = the engine's placement policy
+  // places it. Required with virtual clusters (Snapshot::vcs) for every change to gpus > 0.
+  std::vector<int> nodes = {};
   bool operator==(const Change&) const = default;
 };
 
@@ -193,7 +215,8 @@ class Strategy {
   virtual Decision decide(const Snapshot& snapshot) = 0;
   // Incremental strategies keep their own queues between calls and return only what changes, so a decision costs
   // O(changes), not O(jobs present). The engine calls decide_changes instead of decide when incremental() is true
-  // and it does not place jobs on concrete GPUs (no placement policy or topology); both must decide the same counts
+  // and it does not place jobs on concrete GPUs (no placement policy or topology), and always on a cluster with
+  // virtual clusters (Snapshot::vcs; only strategies that support them run there); both must decide the same counts
   // (tests run every incremental strategy both ways and compare the runs byte for byte).
   [[nodiscard]] virtual bool incremental() const { return false; }
   virtual Decision decide_changes(const Snapshot& snapshot);

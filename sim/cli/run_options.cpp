@@ -77,11 +77,12 @@ void add_run_options(CLI::App* cmd, RunOptions& o) {
 }
 
 // "all": every strategy that runs on the config's cluster (with GPU pools: those that choose types).
-std::vector<std::string> strategy_list(const std::string& arg, bool typed) {
+std::vector<std::string> strategy_list(const std::string& arg, bool typed, bool vcs) {
   if (arg == "all") {
     std::vector<std::string> names;
     for (const auto& info : strategy_infos())
-      if (typed ? info.gpu_types : !info.needs_gpu_types) names.push_back(info.name);
+      if ((typed ? info.gpu_types : !info.needs_gpu_types) && (!vcs || info.virtual_clusters))
+        names.push_back(info.name);
     return names;
   }
   // Comma-separated; an empty name ("eight,,precompute", a leading or trailing comma) is refused, naming its position,
@@ -126,7 +127,8 @@ void apply_run_options(nlohmann::json& doc, const RunOptions& o) {
   if (o.strategies.empty()) return;
   nlohmann::json list = nlohmann::json::array();
   const bool typed = doc.contains("cluster") && doc["cluster"].is_object() && doc["cluster"].contains("pools");
-  for (const auto& n : strategy_list(o.strategies, typed)) {
+  const bool vcs = doc.contains("cluster") && doc["cluster"].is_object() && doc["cluster"].contains("virtual_clusters");
+  for (const auto& n : strategy_list(o.strategies, typed, vcs)) {
     // Names checked here so that a typo is blamed on the flag, not on the config it was written into.
     const StrategyName s = parse_strategy_name(n, "--strategies");
     if (s.beliefs.empty()) {

@@ -38,8 +38,9 @@ struct RunOptions {
 void add_run_options(CLI::App* cmd, RunOptions& o);
 
 // --strategies: "all" (every registered strategy that runs on the cluster: with GPU pools (`typed`) those that
-// choose types, otherwise those that do not need them) or a comma-separated list of name / name[beliefs].
-std::vector<std::string> strategy_list(const std::string& arg, bool typed);
+// choose types, otherwise those that do not need them; with virtual clusters (`vcs`) those that queue per VC) or a
+// comma-separated list of name / name[beliefs].
+std::vector<std::string> strategy_list(const std::string& arg, bool typed, bool vcs = false);
 
 // Writes the options into the config document (seeds, workload.jobs, restart.cost_s, output.optimality_gap,
 // strategies). A document that is not an object is left for parse_experiment to reject with its path.

@@ -1,5 +1,5 @@
-// sim/cli/strategies.cpp — `ringsched strategies`: the registered strategies with their parameters and whether they
-// run on GPU pools, and the belief sources.
+// sim/cli/strategies.cpp — `ringsched strategies`: the registered strategies with their parameters, whether they
+// run on GPU pools and on virtual clusters, and the belief sources.
 #include <iostream>
 #include <string>
 
@@ -23,6 +23,8 @@ Command add_strategies_command(CLI::App& app) {
                         << i.description << "\n";
               if (!i.gpu_types && !i.no_gpu_types_reason.empty())
                 std::cout << "    Not on GPU pools: " << i.no_gpu_types_reason << ".\n";
+              if (i.virtual_clusters)
+                std::cout << "    On virtual clusters (cluster.virtual_clusters): one queue per VC, on its nodes.\n";
             }
             std::cout << "\nBelief sources (choose with name[beliefs] or \"beliefs\" in a config; docs/heldout.md "
                          "\"What each belief source knows\"):\n";

@@ -29,7 +29,10 @@ int run_validate(const std::string& path) {
     }
     gpus.pop_back();
   }
-  if (!cfg.cluster.placement.empty()) {
+  if (const auto& vcs = cfg.cluster.virtual_clusters) {
+    gpus += ", " + std::to_string(vcs->table.size()) + " virtual clusters (" + std::to_string(vcs->total_nodes()) +
+            " nodes), placement " + vcs->placement;
+  } else if (!cfg.cluster.placement.empty()) {
     gpus += cfg.cluster.typed() ? ", placement " + cfg.cluster.placement + " within each pool"
                                 : ", placement " + cfg.cluster.placement;
   }

@@ -144,8 +144,16 @@ void parse_pools(const JsonReader& r, ClusterConfig& c) {
 }  // namespace
 
 ClusterConfig parse_cluster(const JsonReader& r) {
-  r.expect_object({"nodes", "gpus_per_node", "topology", "placement", "pools", "network", "failures"});
+  r.expect_object(
+      {"nodes", "gpus_per_node", "topology", "placement", "pools", "network", "failures", "virtual_clusters"});
   ClusterConfig c;
+  if (r.has("virtual_clusters")) {
+    const char* why = r.has("pools")       ? "\"pools\" (VCs divide an untyped cluster's nodes)"
+                      : r.has("failures")  ? "cluster.failures yet"
+                      : r.has("placement") ? "cluster.placement (VCs place jobs themselves: virtual_clusters.placement)"
+                                           : nullptr;
+    if (why != nullptr) r.at("virtual_clusters").fail(std::string("not with ") + why);
+  }
   if (r.has("pools")) {
     if (r.has("failures")) r.at("failures").fail("failures are not supported with \"pools\" yet (docs/failures.md)");
     parse_pools(r, c);
@@ -170,6 +178,11 @@ ClusterConfig parse_cluster(const JsonReader& r) {
           "cluster.topology");
     }
     c.failures = fail::parse_failures(*f, c.nodes, c.topology ? static_cast<int>(c.topology->levels().size()) : 0);
+  }
+  if (auto v = r.maybe("virtual_clusters")) {
+    check_placed_nodes(r.at("nodes"), c.nodes, "virtual clusters");
+    c.virtual_clusters = parse_virtual_clusters(*v, c.nodes, c.gpus_per_node);
+    c.placement = "packed";  // the engine tracks concrete GPUs; VC-aware strategies name the nodes
   }
   return c;
 }

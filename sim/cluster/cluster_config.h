@@ -10,6 +10,7 @@
 #include "sim/cluster/failures/failure_config.h"
 #include "sim/cluster/network/network_config.h"
 #include "sim/cluster/topology.h"
+#include "sim/cluster/virtual_clusters.h"
 #include "workloads/io/json_reader.h"
 
 namespace ringsched {
@@ -45,6 +46,10 @@ struct ClusterConfig {
   // last checkpoint and wait. Absent = nodes never fail (no failure outputs). Needs a placement policy or a topology
   // (failures hit jobs through the nodes they occupy); not with pools.
   std::optional<fail::FailureOptions> failures;
+  // cluster.virtual_clusters (docs/virtual_clusters.md): the nodes divided among VCs; jobs queue per VC and run on its
+  // nodes only. Absent = none. Untyped clusters only, not with failures; implies placement "packed" (the engine then
+  // tracks concrete GPUs; VC-aware strategies name every job's nodes themselves).
+  std::optional<VirtualClusters> virtual_clusters;
 
   [[nodiscard]] bool typed() const { return !pools.empty(); }
   [[nodiscard]] int total_gpus() const;
@@ -62,8 +67,9 @@ struct ClusterConfig {
 // nodes}, distinct non-empty types) with an optional placement (each pool places on its own nodes) and an optional
 // cluster-wide topology of a generated form (two_level, fat_tree) that each pool without its own takes over its own
 // nodes (an explicit graph is refused with pools); an optional network (cluster.network, needs a topology: every
-// pool's with pools); optional failures (cluster.failures, untyped clusters with a placement or topology). Errors are
-// InputError naming the file and JSON path.
+// pool's with pools); optional failures (cluster.failures, untyped clusters with a placement or topology); optional
+// virtual_clusters (untyped clusters without placement or failures). Errors are InputError naming the file and JSON
+// path.
 ClusterConfig parse_cluster(const JsonReader& r);
 
 }  // namespace ringsched

@@ -52,6 +52,10 @@ ClusterRuntime::ClusterRuntime(const ClusterConfig& c, const std::vector<JobClas
     failures_ = std::make_unique<fail::FailureProcess>(*c.failures, nodes_, pools_.front().topology.get(), seed);
     held_since_.assign(jobs.size(), 0.0);
   }
+  if (c.virtual_clusters) {
+    vcs_ = c.virtual_clusters->infos(c.gpus_per_node);
+    vc_placement_ = c.virtual_clusters->placement;
+  }
   speed_.reserve(classes.size() * pools_.size());
   for (const JobClass& cls : classes)
     for (const Pool& p : pools_)
@@ -62,6 +66,15 @@ std::span<const PoolInfo> ClusterRuntime::strategy_pools() {
   if (!typed_) return {};
   view_.assign(pools_.begin(), pools_.end());  // slices each Pool to its PoolInfo, in_use as of now
   return view_;
+}
+
+void ClusterRuntime::describe(Snapshot& s) {
+  s.total_gpus = usable_gpus();
+  s.cluster = placed_ ? this : nullptr;
+  s.pools = strategy_pools();
+  s.vcs = vcs_;
+  s.vc_placement = vc_placement_;
+  s.gpus_in_use = gpus_in_use();
 }
 
 void ClusterRuntime::hold(int id, int from, int to, int pool) {
@@ -139,6 +152,41 @@ void ClusterRuntime::place(std::span<const int> ids, std::span<const int> held, 
     if (nodes_change && a.gpus > 0) moved.push_back(id);
   }
   place_moved(to_place, ids, d);
+}
+
+void ClusterRuntime::place_changes(double now, std::span<const Change> changes, const std::function<int(int)>& held,
+                                   std::vector<int>& moved) {
+  clock(now);
+  std::vector<const Change*> to_place;
+  for (const Change& c : changes) {
+    const int before = held(c.job);
+    const bool count_changes = c.gpus != before;
+    const bool pool_changes = c.gpus > 0 && before > 0 && c.pool != pool_of(c.job);
+    const bool nodes_change = !c.nodes.empty() && !count_changes && !pool_changes && node_gpus(c.job) != c.nodes;
+    if (!count_changes && !nodes_change && !pool_changes) continue;
+    placer_of(c.job).release(c.job);
+    touch(c.job);
+    if (c.gpus > 0) to_place.push_back(&c);
+    if (nodes_change && c.gpus > 0) moved.push_back(c.job);
+  }
+  for (const Change* c : to_place) {
+    const Pool& p = pools_[static_cast<std::size_t>(c->pool)];
+    if (c->nodes.empty()) {
+      p.placer->place(c->job, c->gpus);
+      continue;
+    }
+    const auto first = c->nodes.begin() + p.first_node;
+    p.placer->place_on(c->job, std::vector<int>(first, first + p.nodes));
+  }
+}
+
+int ClusterRuntime::node_in_use(int node) const {
+  if (!placed_) return 0;
+  for (const Pool& p : pools_) {
+    if (node < p.first_node || node >= p.first_node + p.nodes) continue;
+    return p.gpus_per_node - p.placer->state().free_on(node - p.first_node);
+  }
+  return 0;
 }
 
 // Places the released jobs: on the decision's nodes (each pool's slice of them), else by their pool's policy in

@@ -11,10 +11,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -87,6 +89,19 @@ class ClusterRuntime final : public ClusterView {
   // gets d.jobs[k]): releases them, then places them on the nodes the decision names or by the pool's policy (in
   // d.place_order, else largest first). Jobs that keep their count and pool but move nodes are added to `moved`.
   void place(std::span<const int> ids, std::span<const int> held, const Decision& d, std::vector<int>& moved);
+  // Places an incremental decision's changes (job-id order; `held(id)`: the GPUs job id holds before), clocking the
+  // cluster to `now`: releases the jobs whose count, pool or named nodes change, then places each in turn on the nodes
+  // it names (Change::nodes) or by its pool's policy. Jobs that keep their count and pool but move nodes are added to
+  // `moved`.
+  void place_changes(double now, std::span<const Change> changes, const std::function<int(int)>& held,
+                     std::vector<int>& moved);
+  // GPUs held on `node` (ClusterView's numbering) now; 0 when jobs are not placed.
+  [[nodiscard]] int node_in_use(int node) const;
+  // cluster.virtual_clusters as strategies see them (Snapshot::vcs; empty without).
+  [[nodiscard]] std::span<const VirtualClusterInfo> vcs() const { return vcs_; }
+  // The cluster's part of a snapshot as of now: total_gpus (usable), cluster (when placed), pools, vcs and their
+  // placement, gpus_in_use.
+  void describe(Snapshot& s);
   // Moves job `id` to strictly better GPUs of its pool if its policy finds some (defragmentation).
   bool try_improve(int id);
   [[nodiscard]] PlacementTotals placement_totals() const;
@@ -161,6 +176,8 @@ class ClusterRuntime final : public ClusterView {
   int in_use_ = 0;
   std::vector<Pool> pools_;
   std::vector<PoolInfo> view_;  // strategy_pools()
+  std::vector<VirtualClusterInfo> vcs_;
+  std::string vc_placement_;
   std::vector<int> job_pool_;
   // speed_[class_index * pools + pool]: the class's speed model on the pool's GPU type (null: none).
   std::vector<const models::StepTimeModel*> speed_;

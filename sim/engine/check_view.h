@@ -21,6 +21,7 @@ struct EngineCheckView {
     double work_done;
     double work;
     double work_lost = 0.0;  // taken back by failures so far (cluster.failures): work_done + work_lost never drops
+    std::vector<int> nodes;  // on a cluster with virtual clusters: the GPUs it holds on each node; empty otherwise
   };
   std::vector<Job> active;
   int finished = 0;

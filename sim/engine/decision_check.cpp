@@ -92,6 +92,58 @@ void check_nodes(const Snapshot& s, const Decision& d, const std::string& who) {
   }
 }
 
+// The nodes an incremental decision names (Change::nodes; `ch` in job-id order): as check_nodes, per change, and with
+// virtual clusters every change to GPUs names nodes of its job's VC only.
+void check_change_nodes(const Snapshot& s, const std::vector<Change>& ch, const ChangeContext& jobs,
+                        const std::string& who) {
+  const bool vcs = !s.vcs.empty();
+  const auto named = [](const Change& c) { return !c.nodes.empty(); };
+  if (!vcs && std::none_of(ch.begin(), ch.end(), named)) return;
+  if (s.cluster == nullptr) decision_fail(who, "placed jobs on nodes, but the engine has no placement policy");
+  const std::vector<int> capacity = node_capacities(s);
+  std::vector<long> delta(capacity.size(), 0);
+  std::vector<int> touched;
+  for (const Change& c : ch) {
+    const JobPublic& p = jobs.pub(c.job);
+    const std::string job = "job " + p.name;
+    if (jobs.held(c.job) > 0) {  // its GPUs now are released first
+      const std::vector<int> before = s.cluster->node_gpus(c.job);
+      for (std::size_t n = 0; n < before.size() && n < delta.size(); ++n)
+        delta[n] -= before[n];
+    }
+    if (c.nodes.empty()) {
+      if (vcs && c.gpus > 0) decision_fail(who, "gave " + job + " GPUs without its nodes on a cluster with VCs");
+      continue;
+    }
+    if (c.nodes.size() != capacity.size()) {
+      decision_fail(who, "gave " + job + " a placement of " + std::to_string(c.nodes.size()) +
+                             " nodes; the cluster has " + std::to_string(capacity.size()));
+    }
+    const VirtualClusterInfo* vc = vcs && p.vc >= 0 ? &s.vcs[static_cast<std::size_t>(p.vc)] : nullptr;
+    int sum = 0;
+    for (std::size_t n = 0; n < c.nodes.size(); ++n) {
+      if (c.nodes[n] < 0) decision_fail(who, "placed a negative GPU count for " + job);
+      const int node = static_cast<int>(n);
+      if (c.nodes[n] > 0 && vc != nullptr && (node < vc->first_node || node >= vc->first_node + vc->nodes)) {
+        decision_fail(who, "placed " + job + " on node " + std::to_string(n) + ", outside its virtual cluster " +
+                               vc->name + " (nodes " + std::to_string(vc->first_node) + ".." +
+                               std::to_string(vc->first_node + vc->nodes - 1) + ")");
+      }
+      sum += c.nodes[n];
+      delta[n] += c.nodes[n];
+      if (c.nodes[n] > 0) touched.push_back(node);
+    }
+    if (sum != c.gpus) decision_fail(who, "placed a job on other GPUs than it allocated (" + job + ")");
+  }
+  for (int n : touched) {
+    const long after = jobs.node_in_use(n) + delta[static_cast<std::size_t>(n)];
+    if (after > capacity[static_cast<std::size_t>(n)]) {
+      decision_fail(who, "placed " + std::to_string(after) + " GPUs on node " + std::to_string(n) + ", which has " +
+                             std::to_string(capacity[static_cast<std::size_t>(n)]));
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<int> node_capacities(const Snapshot& s) {
@@ -154,6 +206,7 @@ void check_changes(const Snapshot& s, const Decision& d, const ChangeContext& jo
   }
   check_total(s, total, who);
   check_pool_use(s, used, who);
+  check_change_nodes(s, ch, jobs, who);
   check_wakeup(s, d, who);
 }
 

@@ -24,11 +24,15 @@ void check_decision(const Snapshot& s, const Decision& d, const std::string& who
 // An incremental decision (Strategy::decide_changes): no dense part, each change of an active job (active(id)) at
 // most once, counts within limits, pools of the cluster, the GPUs held after the changes (held(id): before) within
 // the cluster and every pool. `pub(id)` gives an active job's public facts, `pool_of(id)` the pool it holds GPUs in.
+// Changes that name nodes (Change::nodes) only with a placement policy (Snapshot::cluster), one count per node summing
+// to the job's GPUs, no node over its GPUs after the changes (node_in_use(node): GPUs held there before); with virtual
+// clusters (Snapshot::vcs) every change to GPUs names nodes, all of its job's VC.
 struct ChangeContext {
   std::function<bool(int)> active;
   std::function<const JobPublic&(int)> pub;
   std::function<int(int)> held;
   std::function<int(int)> pool_of;
+  std::function<int(int)> node_in_use;
 };
 void check_changes(const Snapshot& s, const Decision& d, const ChangeContext& jobs, const std::string& who);
 

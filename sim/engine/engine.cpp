@@ -60,8 +60,9 @@ class Engine final : public Probe, public JobViews {
     if (n > 0) result_.first_arrival = w.jobs.front().arrival;
     if (cluster_.typed()) result_.pool_gpu_seconds.assign(cluster_.pool_count(), 0.0);
     // Typed clusters take dense decisions (each assignment names its pool), so incremental strategies decide densely
-    // there; so they do when jobs are placed on concrete GPUs.
-    incremental_ = s.incremental() && !cluster_.placed() && !c.dense_snapshots && !cluster_.typed();
+    // there; so they do when jobs are placed on concrete GPUs, except with VCs (VC-aware strategies name the nodes).
+    incremental_ =
+        (s.incremental() && !cluster_.placed() && !c.dense_snapshots && !cluster_.typed()) || !cluster_.vcs().empty();
     if (incremental_) {
       by_id_.resize(n);
       view_stamp_.assign(n, ~std::uint64_t{0});
@@ -135,7 +136,7 @@ class Engine final : public Probe, public JobViews {
     const JobTruth& t = wl_.jobs[i];
     if (t.id != id) throw std::logic_error("workload job ids must be 0..n-1 in order");
     const JobClass& cls = cls_of(id);
-    pub_[i] = public_facts(t, cls, cfg_.cluster.largest_pool_gpus());
+    pub_[i] = with_vc(public_facts(t, cls, cfg_.cluster.largest_pool_gpus()), t, cfg_.cluster);
     start_runtime(rt_[i], pub_[i], t, cls, strat_.adapts_batch(), cfg_.cluster.gpu_types());
     beliefs_[i] = b.make(pub_[i], ctx, b.needs_truth() ? &t : nullptr);
     rt_[i].observed = beliefs_[i] != nullptr && beliefs_[i]->observes();
@@ -392,12 +393,9 @@ class Engine final : public Probe, public JobViews {
     dirty_.clear();
     Snapshot s;
     s.now = now_;
-    s.total_gpus = cluster_.usable_gpus();
     s.gpus_per_node = cfg_.cluster.gpus_per_node;
     s.probe = this;
-    s.cluster = cluster_.placed() ? &cluster_ : nullptr;
-    s.pools = cluster_.strategy_pools();
-    s.gpus_in_use = cluster_.gpus_in_use();
+    cluster_.describe(s);
     ++result_.decisions;
     if (cfg_.score_beliefs) score_all_beliefs(scorer_, result_.belief_score, wl_, rt_, beliefs_, pub_);
     if (incremental_) {
@@ -419,13 +417,18 @@ class Engine final : public Probe, public JobViews {
   [[nodiscard]] std::string who() const { return "strategy '" + strat_.name() + "'"; }
 
   // An incremental decision: only the listed jobs change, in job-id order (as apply() changes them in snapshot
-  // order, which is id order), after the same checks.
+  // order, which is id order), after the same checks; placed (with VCs) on the nodes they name.
   void apply_changes(const Snapshot& s, const Decision& d) {
     check_changes(s, d, change_context(rt_, pub_, cluster_), who());
     std::vector<Change> ch = d.changes;
     std::sort(ch.begin(), ch.end(), [](const Change& a, const Change& b) { return a.job < b.job; });
+    std::vector<int> moved;
+    if (cluster_.placed()) place_changes(cluster_, now_, ch, rt_, moved);
     for (const Change& c : ch)
       change(c.job, c.gpus, c.pool);
+    for (int id : moved)
+      restart_in_place(id, true);
+    rerate(cluster_.settle(now_));
     schedule_wakeup(d);
   }
 

@@ -14,7 +14,14 @@ ChangeContext change_context(const std::vector<Runtime>& rt, const std::vector<J
   jobs.pub = [&pub](int id) -> const JobPublic& { return pub[static_cast<std::size_t>(id)]; };
   jobs.held = [&rt](int id) { return rt[static_cast<std::size_t>(id)].gpus; };
   jobs.pool_of = [&cluster](int id) { return cluster.pool_of(id); };
+  jobs.node_in_use = [&cluster](int node) { return cluster.node_in_use(node); };
   return jobs;
+}
+
+void place_changes(ClusterRuntime& cluster, double now, const std::vector<Change>& ch, const std::vector<Runtime>& rt,
+                   std::vector<int>& moved) {
+  cluster.place_changes(
+      now, ch, [&rt](int id) { return rt[static_cast<std::size_t>(id)].gpus; }, moved);
 }
 
 EngineCheckView check_view(double now, int finished, const ClusterRuntime& cluster, const std::vector<int>& active,
@@ -26,7 +33,8 @@ EngineCheckView check_view(double now, int finished, const ClusterRuntime& clust
   for (int id : active) {
     const Runtime& r = rt[static_cast<std::size_t>(id)];
     v.gpus_in_use += r.gpus;
-    v.active.push_back({id, r.gpus, r.state, r.work_done, r.work, book.lost_work(id)});
+    v.active.push_back({id, r.gpus, r.state, r.work_done, r.work, book.lost_work(id), {}});
+    if (!cluster.vcs().empty()) v.active.back().nodes = cluster.node_gpus(id);
   }
   for (std::size_t p = 0; cluster.typed() && p < cluster.pool_count(); ++p) {
     v.pool_gpus.push_back(cluster.pool_gpus(p));

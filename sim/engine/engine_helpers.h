@@ -20,6 +20,11 @@ namespace ringsched::engine_detail {
 ChangeContext change_context(const std::vector<Runtime>& rt, const std::vector<JobPublic>& pub,
                              const ClusterRuntime& cluster);
 
+// An incremental decision's changes (`ch`, job-id order) placed on the cluster at `now` (ClusterRuntime::place_changes
+// with the GPUs each job holds before); jobs moved to other nodes at the same count are added to `moved`.
+void place_changes(ClusterRuntime& cluster, double now, const std::vector<Change>& ch, const std::vector<Runtime>& rt,
+                   std::vector<int>& moved);
+
 // The checker's view of the active jobs `active` (advanced to `now` by the caller).
 EngineCheckView check_view(double now, int finished, const ClusterRuntime& cluster, const std::vector<int>& active,
                            const std::vector<Runtime>& rt, const FailureBook& book);

@@ -511,6 +511,15 @@ void parse_strategies(const JsonReader& list, ExperimentConfig& c) {
       sr.fail("strategy '" + s.name + "' does not choose GPU types" + (why.empty() ? "" : " (" + why + ")") +
               ", so it cannot run on a cluster with cluster.pools (strategies that do: " + join_names(typed) + ")");
     }
+    if (c.cluster.virtual_clusters && !find_strategy(s.name, sr.where()).virtual_clusters) {
+      std::vector<std::string> aware;
+      for (const auto& info : strategy_infos())
+        if (info.virtual_clusters) aware.push_back(info.name);
+      sr.fail("strategy '" + s.name +
+              "' does not queue jobs per virtual cluster, so it cannot run on a cluster with "
+              "cluster.virtual_clusters (strategies that do: " +
+              join_names(aware) + ")");
+    }
     if (const auto& check = find_strategy(s.name, sr.where()).check_pools; check && c.cluster.typed()) {
       std::vector<std::string> types;
       for (const GpuPool& pool : c.cluster.pools)

@@ -92,6 +92,35 @@ void check_trace_rows(const JsonReader& root, const ExperimentConfig& c) {
   }
 }
 
+// On a cluster with virtual clusters every trace row a run uses must name one of its VCs and ask at most the GPUs that
+// VC has (a larger job would wait forever at the head of its VC's queue).
+void check_trace_vcs(const JsonReader& root, const ExperimentConfig& c) {
+  if (!c.cluster.virtual_clusters) return;
+  if (!c.workload.trace) {
+    root.at("cluster")
+        .at("virtual_clusters")
+        .fail(
+            "needs a workload trace whose jobs name their virtual cluster (a `vc` column or field); generated jobs "
+            "name "
+            "none");
+  }
+  const VirtualClusters& vcs = *c.cluster.virtual_clusters;
+  const Trace& trace = *c.workload.trace;
+  const std::size_t n = std::min(trace.jobs.size(), static_cast<std::size_t>(std::max(0, c.workload.jobs)));
+  const JsonReader tr = root.at("workload").at("trace");
+  for (std::size_t i = 0; i < n; ++i) {
+    const TraceJob& tj = trace.jobs[i];
+    const std::string row = trace.file + ":" + std::to_string(tj.line) + ": job '" + tj.name + "'";
+    const int vc = vcs.index_of(tj.vc);
+    if (vc < 0) tr.at("file").fail(row + (tj.vc.empty() ? " " : ": ") + vcs.refusal(tj.vc));
+    const int gpus = vcs.table[static_cast<std::size_t>(vc)].nodes * c.cluster.gpus_per_node;
+    if (tj.gpus > gpus) {
+      tr.at("file").fail(row + " asks " + std::to_string(tj.gpus) + " GPUs; its virtual cluster '" + tj.vc + "' has " +
+                         std::to_string(gpus));
+    }
+  }
+}
+
 // Round-based runs: a job moved in one round that is still restarting at the next makes no progress when the policy
 // moves it again (time-sharing policies do each round), so the run would tick on to the horizon without a word.
 void check_restart_vs_round(const JsonReader& root, const ExperimentConfig& c) {
@@ -151,6 +180,7 @@ void check_gavel_reference(const JsonReader& root, const ExperimentConfig& c) {
 
 void check_runs_can_finish(const JsonReader& root, const ExperimentConfig& c) {
   if (c.workload.trace) check_trace_rows(root, c);
+  check_trace_vcs(root, c);
   check_restart_vs_round(root, c);
   check_gavel_reference(root, c);
 }

@@ -134,7 +134,7 @@ TEST_CASE("strategies::afs: decide_changes matches decide over random snapshot s
           s.active_jobs = held.size();
           // The incremental decision, applied.
           const Decision d = inc->decide_changes(s);
-          for (const auto& [id, w, pool] : d.changes) {
+          for (const auto& [id, w, pool, nodes] : d.changes) {
             REQUIRE(held.count(id) == 1);
             held[id] = w;
           }

@@ -121,7 +121,7 @@ TEST_CASE("strategies::IncrementalGreedy: decides what the dense heuristic decid
           s.finished = finished;
           s.active_jobs = views.views.size();
           const Decision d = greedy.decide(s);
-          for (const auto& [id, w, pool] : d.changes)
+          for (const auto& [id, w, pool, nodes] : d.changes)
             held[static_cast<std::size_t>(id)] = w;
           std::vector<const JobView*> order;
           for (const auto& [id, v] : views.views)
