@@ -10,7 +10,9 @@ Shape (chosen, not fitted to anything): per virtual cluster of the given table (
 arrivals at a rate that offers `load` of the VC's GPUs; GPUs per job 1 (55%), 2 (10%), 4 (15%), 8 (13%), 16 (5%),
 32 (2%), at most the VC's GPUs; run time lognormal (median 900 s, sigma 1.8), whole seconds in [10 s, 5 days];
 6 users per VC, each with 4 job names (names recur, as in Helios' logs; --unique-names appends the job's number, so
-that a table keyed by name holds each job's own duration); every job COMPLETED. Submit times are
+that a table keyed by name holds each job's own duration); every job COMPLETED. --distinct-seconds moves a job submitted
+in the same second as the one before it to the next free second (the artifact orders such ties with pandas'
+unstable sort, which no other simulator can follow). Submit times are
 date-times from 2017-10-01 00:00:00, whole seconds; start = submit and end = start + duration (the recorded queue is
 not used by either simulator). Deterministic for a seed (Python's random.Random).
 """
@@ -57,7 +59,7 @@ def mean_gpus(cap):
     return sum(min(size, cap) * share for size, share in SIZES)
 
 
-def generate(table, days, load, seed):
+def generate(table, days, load, seed, distinct_seconds=False):
     rng = random.Random(seed)
     median_s, sigma = 900.0, 1.8
     mean_run = median_s * math.exp(sigma * sigma / 2.0)  # of the unclipped lognormal
@@ -78,6 +80,12 @@ def generate(table, days, load, seed):
             run = int(round(min(max(rng.lognormvariate(math.log(median_s), sigma), 10.0), 5 * 86400.0)))
             jobs.append((int(t), vc, user, name, g, run))
     jobs.sort(key=lambda j: j[0])  # stable: ties keep VC-table order
+    if distinct_seconds:  # no two jobs in one second: the artifact sorts submit times with an unstable sort
+        last = -1
+        for k, j in enumerate(jobs):
+            if j[0] <= last:
+                jobs[k] = (last + 1,) + j[1:]
+            last = jobs[k][0]
     return jobs
 
 
@@ -102,6 +110,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     ap.add_argument("--out", default="-", help="output file (default: standard output)")
     ap.add_argument("--unique-names", action="store_true", help="append each job's number to its name")
+    ap.add_argument("--distinct-seconds", action="store_true",
+                    help="move a job submitted in the same second as the one before it to the next free second")
     a = ap.parse_args()
     if not (0 < a.days <= 400 and 0 < a.load <= 5):
         print("helios_synthetic: --days must be in (0, 400] and --load in (0, 5]", file=sys.stderr)
@@ -111,7 +121,7 @@ def main():
     except (OSError, ValueError) as e:
         print("helios_synthetic: %s" % e, file=sys.stderr)
         sys.exit(2)
-    jobs = generate(table, a.days, a.load, a.seed)
+    jobs = generate(table, a.days, a.load, a.seed, a.distinct_seconds)
     if a.out == "-":
         write(jobs, sys.stdout, a.unique_names)
     else:

@@ -5,12 +5,15 @@
 // job gets its priority once, the first time it has to be ranked: at the first decision where it waits while some
 // job that arrived before this decision waits too; jobs that all arrived since the last decision into an empty queue
 // are ranked by GPU count (fewest first) without an estimate. Without `backfill` the head of the queue blocks the
-// rest; on a typed cluster each job starts on its fastest pool with room.
+// rest; on a typed cluster each job starts on its fastest pool with room. With virtual clusters
+// (cluster.virtual_clusters) each VC queues its own jobs on its own nodes (strategies/common/vc_queues.h), a job ranked
+// by its estimate when it arrives (one estimator learns from every VC's finished jobs).
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "strategies/common/shortest_first.h"
+#include "strategies/common/vc_queues.h"
 #include "strategies/registry.h"
 
 namespace ringsched {
@@ -19,7 +22,11 @@ namespace {
 class Qssf final : public Strategy {
  public:
   Qssf(int fallback, bool backfill, bool oracle, double prior_s)
-      : fallback_(fallback), backfill_(backfill), rank_(oracle, prior_s) {}
+      : fallback_(fallback),
+        backfill_(backfill),
+        rank_(oracle, prior_s),
+        vcs_([this](int id) { return vc_priority(id); },
+             [fallback](const JobPublic& p) { return rigid_size(p, fallback); }, false, backfill) {}
   [[nodiscard]] std::string name() const override { return "qssf"; }
 
   Decision decide(const Snapshot& s) override {
@@ -63,6 +70,19 @@ class Qssf final : public Strategy {
     return jobs_[i];
   }
   [[nodiscard]] int size(const JobPublic& p) const { return rigid_size(p, fallback_); }
+  // On virtual clusters: the estimate when the job joins its VC's queue.
+  double vc_priority(int id) {
+    const Snapshot& s = vcs_.snapshot();
+    const JobView& v = s.views->view(id);
+    return rank_.priority(s, v, size(*v.pub));
+  }
+  Decision decide_vcs(const Snapshot& s) {
+    Decision d = vcs_.decide(s);
+    for (const Change& c : d.changes) {
+      if (c.gpus > 0) rank_.started(*s.views->view(c.job).pub, c.gpus, s.now);
+    }
+    return d;
+  }
   // Ranked: (estimated service, arrival, id); all new and unranked: (GPUs, arrival, id).
   [[nodiscard]] RankKey key(const Snapshot& s, int idx, bool ranked) const {
     const JobPublic& p = *s.jobs[static_cast<std::size_t>(idx)].pub;
@@ -77,11 +97,13 @@ class Qssf final : public Strategy {
   RankedQueues queues_;     // incremental: ranked waiting jobs
   std::vector<int> fresh_;  // incremental: waiting jobs not ranked yet
   bool fresh_old_ = false;  // some of fresh_ arrived before the current decision
+  VcQueues vcs_;            // cluster.virtual_clusters: one queue per VC
 };
 
 // The same decisions as decide(): the ranked jobs wait in queues_; jobs not ranked yet in fresh_, which holds only
 // the last decision's arrivals that did not start when the queue was otherwise empty.
 Decision Qssf::decide_changes(const Snapshot& s) {
+  if (!s.vcs.empty()) return decide_vcs(s);
   fresh_.insert(fresh_.end(), s.arrived.begin(), s.arrived.end());
   Decision d;
   const int free = s.total_gpus - s.gpus_in_use;
@@ -136,10 +158,13 @@ StrategyInfo qssf_strategy_info() {
       "backfill (bool, default false: the head of the queue blocks the rest, as in the artifact), estimator "
       "(\"history\", the default, or \"oracle\": believed duration x GPUs, needs beliefs, e.g. qssf[oracle]), "
       "prior_s (seconds >= 0, default 3600). On GPU pools each job starts on the pool with room where its belief "
-      "says it runs fastest (the first without beliefs).";
+      "says it runs fastest (the first without beliefs). With virtual clusters (cluster.virtual_clusters) each VC "
+      "runs its own queue on its own nodes, each job ranked by its estimate when it arrives "
+      "(docs/virtual_clusters.md).";
   info.default_beliefs = "none";
   info.params = {"gpus", "backfill", "estimator", "prior_s"};
   info.gpu_types = true;
+  info.virtual_clusters = true;
   info.plans_with_beliefs = [](const JsonReader& p) { return p.string_or("estimator", "history") == "oracle"; };
   info.make = [](const JsonReader& p) -> std::unique_ptr<Strategy> {
     const std::string estimator = p.string_or("estimator", "history");

@@ -68,12 +68,11 @@ class Belief {
 struct JobPublic {
   int id = 0;
   std::string name;
-  std::string user;  // from traces that record it (philly_log, acme, ...); empty when unknown
   double arrival = 0.0;
   int requested_gpus = 0;        // from a trace; 0 = none
   double priority_weight = 1.0;  // from a Gavel trace (> 0); Gavel's max-min policies weigh jobs by it
-  std::string user;              // from a trace that names users; empty otherwise
-  int vc = -1;                   // with cluster.virtual_clusters: its VC's index in Snapshot::vcs; -1 otherwise
+  std::string user;  // from a trace that names users (philly_log, acme, helios, pai, generic `user`); empty otherwise
+  int vc = -1;       // with cluster.virtual_clusters: its VC's index in Snapshot::vcs; -1 otherwise
   // The class's public facts as they hold for this job: max_gpus at most the cluster's GPUs; a goodput job's batch
   // the one it was submitted with and its GPUs capped by it; no convergence facts when the class reports no loss.
   ClassFacts cls;

@@ -12,7 +12,6 @@ JobPublic public_facts(const JobTruth& t, const JobClass& c, int total_gpus) {
   JobPublic p;
   p.id = t.id;
   p.name = t.name;
-  p.user = t.user;
   p.arrival = t.arrival;
   p.requested_gpus = t.requested_gpus;
   p.priority_weight = t.priority_weight;

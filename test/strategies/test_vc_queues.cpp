@@ -77,7 +77,8 @@ VcTestRun vc_test_run(const std::vector<VcTestJob>& jobs, const std::string& str
   ec.restart.cost_s = restart_s;
   const StrategyInfo info = find_strategy(strategy, "test");
   const std::unique_ptr<Strategy> strat = info.make(JsonReader(params, "test"));
-  const auto beliefs = make_belief_source(strategy == "srtf" ? "oracle" : "none", "test");
+  const bool oracle = strategy == "srtf" || strategy == "sjf" || params.contains("estimator");
+  const auto beliefs = make_belief_source(oracle ? "oracle" : "none", "test");
   VcTestRun out;
   out.result = simulate(w, *strat, *beliefs, ec, [&](const EngineCheckView& v) {
     std::vector<int> used(4, 0);
@@ -174,6 +175,35 @@ TEST_CASE("strategies::fifo: with VCs placement random (first fit) starts a job 
   vc_check_times(f.result, {{0, 100}, {1, 11}, {2, 12}});
   CHECK(f.first_nodes.at(1) == std::vector<int>{2, 1, 0, 0});
   CHECK(f.first_nodes.at(2) == std::vector<int>{0, 3, 0, 0});
+}
+
+TEST_CASE("strategies::sjf and qssf: with VCs each VC serves its queue shortest first, by run time or GPU-time",
+          "[strategies][vc][sjf][qssf]") {
+  // A: j0 8 GPUs at 0 for 100 s holds both nodes; then j1 8 GPUs for 50 s (service 400), j2 2 GPUs for 10 s (20), j3
+  // 4 GPUs for 8 s (32) wait. At 100 sjf takes j3 (8 s) first: node 0 (best fit, first on the tie), j2 node 1; j1
+  // needs two free nodes: at 110 (j2's end), 110..160. qssf takes j2 (20 GPU-s) first: node 0, j3 node 1; the same
+  // times. B: j4 4 GPUs 4..24 whatever A's queue holds.
+  const std::vector<VcTestJob> jobs = {
+      {"A", 8, 0, 100}, {"A", 8, 1, 50}, {"A", 2, 2, 10}, {"A", 4, 3, 8}, {"B", 4, 4, 20}};
+  const std::vector<std::pair<double, double>> times = {{0, 100}, {110, 160}, {100, 110}, {100, 108}, {4, 24}};
+  const VcTestRun sjf = vc_test_run(jobs, "sjf");
+  CHECK(sjf.problems.empty());
+  vc_check_times(sjf.result, times);
+  CHECK(sjf.first_nodes.at(3) == std::vector<int>{4, 0, 0, 0});
+  CHECK(sjf.first_nodes.at(2) == std::vector<int>{0, 2, 0, 0});
+  // qssf with the oracle's durations, and with its history (nothing finished when A's jobs arrive: prior_s x GPUs,
+  // the same order).
+  for (const nlohmann::json& params : {nlohmann::json{{"estimator", "oracle"}}, nlohmann::json::object()}) {
+    INFO(params.dump());
+    const VcTestRun q = vc_test_run(jobs, "qssf", params);
+    CHECK(q.problems.empty());
+    vc_check_times(q.result, times);
+    CHECK(q.first_nodes.at(2) == std::vector<int>{2, 0, 0, 0});
+    CHECK(q.first_nodes.at(3) == std::vector<int>{0, 4, 0, 0});
+  }
+  // fifo: j1 first at 100..150, then j2 and j3 at 150.
+  const VcTestRun f = vc_test_run(jobs, "fifo");
+  vc_check_times(f.result, {{0, 100}, {100, 150}, {150, 160}, {150, 158}, {4, 24}});
 }
 
 TEST_CASE("strategies::srtf: with VCs each VC preempts by remaining time within its own GPUs",

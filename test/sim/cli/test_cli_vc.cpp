@@ -134,7 +134,7 @@ TEST_CASE("sim::cli: strategies says which strategies run on virtual clusters", 
   const test::CliResult r = test::run_cli("strategies");
   REQUIRE(r.code == 0);
   const std::string line = "    On virtual clusters (cluster.virtual_clusters): one queue per VC, on its nodes.\n";
-  for (const char* name : {"\nfifo  (", "\nsrtf  ("}) {
+  for (const char* name : {"\nfifo  (", "\nsrtf  (", "\nsjf  (", "\nqssf  ("}) {
     const std::size_t at = r.out.find(name);
     REQUIRE(at != std::string::npos);
     const std::size_t next = r.out.find("\n", r.out.find("\n", at + 1) + 1);  // after the description line
@@ -143,5 +143,5 @@ TEST_CASE("sim::cli: strategies says which strategies run on virtual clusters", 
   std::size_t count = 0;
   for (std::size_t at = r.out.find(line); at != std::string::npos; at = r.out.find(line, at + 1))
     ++count;
-  CHECK(count == 2);
+  CHECK(count == 4);
 }
