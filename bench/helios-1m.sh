@@ -20,13 +20,13 @@ trace="\"trace\": {\"file\": \"$tmp/helios-1m.csv\", \"format\": \"helios\", \"o
 cat >"$tmp/vc.json" <<JSON
 {"cluster": {"nodes": 352, "gpus_per_node": 8,
              "virtual_clusters": {"file": "$(cd "$(dirname "$vcs")" && pwd)/philly_vc.csv", "placement": "consolidate"}},
- "workload": {"catalog": "paper", "replicates": 1, $trace},
- "strategies": [{"name": "fifo"}]}
+ "workload": {"catalog": "paper", $trace},
+ "strategies": [{"name": "fifo"}], "seeds": 1}
 JSON
 cat >"$tmp/flat.json" <<JSON
 {"cluster": {"nodes": 352, "gpus_per_node": 8},
- "workload": {"catalog": "paper", "replicates": 1, $trace},
- "strategies": [{"name": "fifo"}]}
+ "workload": {"catalog": "paper", $trace},
+ "strategies": [{"name": "fifo"}], "seeds": 1}
 JSON
 pairs=()
 for p in "$@"; do pairs+=("$tmp/${p%%:*}.json:${p##*:}"); done

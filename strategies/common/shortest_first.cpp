@@ -2,6 +2,8 @@
 #include "strategies/common/shortest_first.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "models/input_error.h"
@@ -18,7 +20,11 @@ double believed_duration(const Snapshot& s, const JobView& v, int gpus, const st
     for (const PoolInfo& p : s.pools)
       speed = std::max(speed, v.belief->throughput_on(p.gpu_type, gpus, packed_nodes(gpus, p.gpus_per_node)));
   }
-  return speed > 0.0 ? v.belief->total_work() / speed : std::numeric_limits<double>::infinity();
+  if (!(speed > 0.0)) return std::numeric_limits<double>::infinity();
+  // To the microsecond: a trace's equal durations tie (and go by arrival) although work / speed, the trace's duration
+  // x speed / speed, differs from it in the last bits, by amounts that depend on the job's GPU count.
+  const double d = v.belief->total_work() / speed;
+  return d < 1e15 ? std::round(d * 1e6) / 1e6 : d;
 }
 
 double QssfRank::priority(const Snapshot& s, const JobView& v, int gpus) const {

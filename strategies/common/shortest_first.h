@@ -20,7 +20,8 @@ namespace ringsched {
 
 // A job's believed run time at `gpus` GPUs from scratch, total work / speed: the recorded duration of a trace job
 // under oracle beliefs. On a typed cluster (s.pools) the speed is that of the type where it runs fastest. +inf when
-// the belief gives it no speed there. Needs a belief (throws std::logic_error naming `strategy` without one).
+// the belief gives it no speed there. Rounded to the microsecond (below 1e15 s), so that equal recorded durations
+// tie exactly. Needs a belief (throws std::logic_error naming `strategy` without one).
 double believed_duration(const Snapshot& s, const JobView& v, int gpus, const std::string& strategy);
 
 // sjf's order: a job's believed duration at its rigid size (believed_duration). Fixed for a job once computed (at its

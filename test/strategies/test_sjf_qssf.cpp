@@ -338,3 +338,41 @@ TEST_CASE("strategies::sjf and qssf: bad params are refused naming the JSON path
              }),
              Contains("estimator \"oracle\"") && Contains("qssf[oracle]"));
 }
+
+TEST_CASE("strategies::sjf: jobs of equal recorded duration go by arrival whatever their GPU counts (generic trace)",
+          "[sjf]") {
+  // Four nodes of 8 GPUs; a (32 GPUs, 100 s) runs first; then 16 jobs of 17, 18, ..., 32 GPUs, all of the same
+  // recorded duration D, wait (any two need more than 32 GPUs: one at a time). Their believed durations, the trace's
+  // duration x speed / speed, differ from D in the last bits by amounts that depend on the GPU count; compared to the
+  // microsecond they tie, so they start in arrival order, each at the previous one's end (the Helios artifact's SJF:
+  // a stable sort by duration).
+  namespace fs = std::filesystem;
+  for (const double d : {10.0, 13.7, 0.3, 2.9, 1234.567}) {
+    INFO("D = " << d);
+    const fs::path dir = fs::temp_directory_path() / ("ringsched-sjf-ties-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    {
+      std::ofstream f(dir / "t.csv");
+      f << "timestamp,duration,num_gpus\n0,100,32\n";
+      for (int g = 17; g <= 32; ++g)
+        f << g << ',' << d << ',' << g << '\n';
+    }
+    const nlohmann::json doc = nlohmann::json::parse(R"({
+      "cluster": {"nodes": 4, "gpus_per_node": 8},
+      "workload": {"catalog": "paper", "trace": {"format": "generic", "file": "t.csv"}},
+      "strategies": ["sjf"],
+      "seeds": 1
+    })");
+    const ExperimentConfig c = parse_experiment(doc, "cfg.json", dir.string());
+    const ExperimentResult r = run_experiment(c, 1);
+    fs::remove_all(dir);
+    REQUIRE(r.runs.size() == 1);
+    const auto& jobs = r.runs[0].jobs;
+    REQUIRE(jobs.size() == 17);
+    CHECK(jobs[1].first_start == Approx(100.0));
+    for (std::size_t k = 2; k < jobs.size(); ++k) {
+      CHECK(jobs[k].first_start > jobs[k - 1].first_start);
+      CHECK(jobs[k].first_start == Approx(jobs[k - 1].finish));
+    }
+  }
+}
