@@ -119,9 +119,12 @@ std::vector<std::pair<std::string, std::string>> structured_inputs(const Target&
 
 TEST_CASE("fuzz::targets: large and deeply nested inputs from a structured generator are rejected, not crashed on",
           "[fuzz][hostile]") {
+  // One section per target, its inputs built inside it: Catch runs the test case once per section, and building
+  // every target's megabyte inputs on each of those runs cost more than running them (32 s under the sanitizers).
   for (const auto& t : targets()) {
-    for (const auto& [what, input] : structured_inputs(t)) {
-      DYNAMIC_SECTION(t.name << ": " << what) {
+    DYNAMIC_SECTION(t.name) {
+      for (const auto& [what, input] : structured_inputs(t)) {
+        INFO(t.name << ": " << what);
         CHECK_NOTHROW(t.run(input));
       }
     }
