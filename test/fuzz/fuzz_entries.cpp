@@ -429,4 +429,12 @@ std::string regressions_dir(std::string_view target) {
   return kSource + "/test/fuzz/regressions/" + std::string(target);
 }
 
+std::string scratch_file(const std::string& name, std::string_view data) {
+  return put(name, data);
+}
+
+std::string file_bytes(const std::string& path) {
+  return read_file(path);
+}
+
 }  // namespace ringsched::fuzz

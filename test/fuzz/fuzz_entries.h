@@ -33,4 +33,10 @@ const Target* find_target(std::string_view name);
 // test/fuzz/regressions/<target>/: inputs that once failed, replayed by the test suite.
 std::string regressions_dir(std::string_view target);
 
+// For targets whose reader takes a path: `data` written to `name` (may hold a folder) in a private folder of this
+// process, removed at exit; returns the path.
+std::string scratch_file(const std::string& name, std::string_view data);
+// A file's bytes ("" when it cannot be read): seed inputs from the repository.
+std::string file_bytes(const std::string& path);
+
 }  // namespace ringsched::fuzz

@@ -26,32 +26,6 @@ namespace {
 
 const std::string kOutcomeSource = RINGSCHED_SOURCE_DIR;
 
-// A private file for the bytes, under a folder removed at exit.
-std::string outcome_put(const std::string& name, std::string_view data) {
-  static const std::string dir = [] {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string templ = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/ringsched-fuzz-outcome-XXXXXX";
-    if (::mkdtemp(templ.data()) == nullptr) std::abort();
-    static const std::string keep = templ;
-    std::atexit([] {
-      std::error_code ec;
-      std::filesystem::remove_all(keep, ec);
-    });
-    return templ;
-  }();
-  const std::string path = dir + "/" + name;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(data.data(), static_cast<std::streamsize>(data.size()));
-  return path;
-}
-
-std::string outcome_read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 void outcome_into_workload(const Trace& t, std::string_view data) {
   static const auto catalog = std::make_shared<const Catalog>(load_catalog("paper"));
   const TraceOutcomes o = trace_outcomes(t);
@@ -67,7 +41,7 @@ void outcome_into_workload(const Trace& t, std::string_view data) {
 
 void run_philly_log(std::string_view data) {
   try {
-    outcome_into_workload(read_philly_log(outcome_put("log.json", data), data.size() % 7), data);
+    outcome_into_workload(read_philly_log(scratch_file("log.json", data), data.size() % 7), data);
   } catch (const InputError&) {
     // a clear rejection
   }
@@ -75,19 +49,19 @@ void run_philly_log(std::string_view data) {
 
 void run_acme_trace(std::string_view data) {
   try {
-    outcome_into_workload(read_acme_trace(outcome_put("acme.csv", data), data.size() % 7), data);
+    outcome_into_workload(read_acme_trace(scratch_file("acme.csv", data), data.size() % 7), data);
   } catch (const InputError&) {
     // a clear rejection
   }
 }
 
 std::vector<std::string> philly_log_seeds() {
-  return {outcome_read(kOutcomeSource + "/test/fixtures/traces/philly-small.json")};
+  return {file_bytes(kOutcomeSource + "/test/fixtures/traces/philly-small.json")};
 }
 
 std::vector<std::string> acme_trace_seeds() {
-  return {outcome_read(kOutcomeSource + "/test/fixtures/traces/acme-seren.csv"),
-          outcome_read(kOutcomeSource + "/test/fixtures/traces/acme-kalos.csv")};
+  return {file_bytes(kOutcomeSource + "/test/fixtures/traces/acme-seren.csv"),
+          file_bytes(kOutcomeSource + "/test/fixtures/traces/acme-kalos.csv")};
 }
 
 const TargetRegistrar philly_log_fuzz_target{

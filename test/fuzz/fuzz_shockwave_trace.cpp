@@ -23,37 +23,11 @@ namespace {
 
 const std::string kShockwaveFuzzSource = RINGSCHED_SOURCE_DIR;
 
-// A private file for the bytes, under a folder removed at exit.
-std::string shockwave_fuzz_put(std::string_view data) {
-  static const std::string dir = [] {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string templ = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/ringsched-fuzz-sw-XXXXXX";
-    if (::mkdtemp(templ.data()) == nullptr) std::abort();
-    static const std::string keep = templ;
-    std::atexit([] {
-      std::error_code ec;
-      std::filesystem::remove_all(keep, ec);
-    });
-    return templ;
-  }();
-  const std::string path = dir + "/jobs.trace";
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(data.data(), static_cast<std::streamsize>(data.size()));
-  return path;
-}
-
-std::string shockwave_fuzz_read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 void run_shockwave_trace(std::string_view data) {
   static const auto catalog = std::make_shared<const Catalog>(shockwave_catalog(default_shockwave_dir()));
   try {
     const std::string unit = data.size() % 5 == 0 ? "min" : "s";
-    const Trace t = read_shockwave_trace(shockwave_fuzz_put(data), unit, *catalog, data.size() % 7);
+    const Trace t = read_shockwave_trace(scratch_file("shockwave.trace", data), unit, *catalog, data.size() % 7);
     TraceWorkloadSpec spec;
     spec.max_jobs = static_cast<int>(data.size() % 7);
     spec.max_gpus = 32;
@@ -70,9 +44,9 @@ void run_shockwave_trace(std::string_view data) {
 }
 
 std::vector<std::string> shockwave_trace_seeds() {
-  return {shockwave_fuzz_read(kShockwaveFuzzSource + "/workloads/data/shockwave/traces/tacc-120.trace"),
-          shockwave_fuzz_read(kShockwaveFuzzSource + "/test/fixtures/traces/shockwave-small.trace"),
-          shockwave_fuzz_read(kShockwaveFuzzSource + "/test/fixtures/traces/shockwave-schedule.trace")};
+  return {file_bytes(kShockwaveFuzzSource + "/workloads/data/shockwave/traces/tacc-120.trace"),
+          file_bytes(kShockwaveFuzzSource + "/test/fixtures/traces/shockwave-small.trace"),
+          file_bytes(kShockwaveFuzzSource + "/test/fixtures/traces/shockwave-schedule.trace")};
 }
 
 const TargetRegistrar shockwave_trace_fuzz_target{{"shockwave_trace",

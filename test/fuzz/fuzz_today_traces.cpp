@@ -31,32 +31,6 @@ namespace {
 
 const std::string kTodaySource = RINGSCHED_SOURCE_DIR;
 
-// A private file for the bytes, under a folder removed at exit.
-std::string today_put(const std::string& name, std::string_view data) {
-  static const std::string dir = [] {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string templ = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/ringsched-fuzz-today-XXXXXX";
-    if (::mkdtemp(templ.data()) == nullptr) std::abort();
-    static const std::string keep = templ;
-    std::atexit([] {
-      std::error_code ec;
-      std::filesystem::remove_all(keep, ec);
-    });
-    return templ;
-  }();
-  const std::string path = dir + "/" + name;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(data.data(), static_cast<std::streamsize>(data.size()));
-  return path;
-}
-
-std::string today_read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 void today_into_workload(const Trace& t, const std::shared_ptr<const Catalog>& catalog, std::string_view data) {
   const TraceOutcomes o = trace_outcomes(t);
   if (!(o.failed_share_by_count() >= 0.0 && o.failed_share_by_count() <= 1.0)) std::abort();
@@ -80,7 +54,7 @@ void run_helios_trace(std::string_view data) {
   try {
     HeliosTraceSpec spec;
     spec.drop_zero_gpus = data.size() % 2 == 0;
-    today_into_workload(read_helios_trace(today_put("cluster_log.csv", data), spec, data.size() % 7), today_paper(),
+    today_into_workload(read_helios_trace(scratch_file("cluster_log.csv", data), spec, data.size() % 7), today_paper(),
                         data);
   } catch (const InputError&) {
     // a clear rejection
@@ -88,8 +62,8 @@ void run_helios_trace(std::string_view data) {
 }
 
 std::vector<std::string> helios_trace_seeds() {
-  return {today_read(kTodaySource + "/test/fixtures/traces/helios-cluster_log.csv"),
-          today_read(kTodaySource + "/test/fixtures/traces/helios-philly.csv")};
+  return {file_bytes(kTodaySource + "/test/fixtures/traces/helios-cluster_log.csv"),
+          file_bytes(kTodaySource + "/test/fixtures/traces/helios-philly.csv")};
 }
 
 void run_pai_trace(std::string_view data) {
@@ -98,10 +72,10 @@ void run_pai_trace(std::string_view data) {
     const std::string_view jobs = data.substr(0, split);
     const std::string_view tasks = split == std::string_view::npos ? std::string_view() : data.substr(split + 2);
     PaiTraceSpec spec;
-    spec.task_table = today_put("pai_task_table.csv", tasks);
+    spec.task_table = scratch_file("pai_task_table.csv", tasks);
     spec.fractional = static_cast<FractionalGpus>(data.size() % 3);
     spec.drop_zero_gpus = data.size() % 2 == 0;
-    today_into_workload(read_pai_trace(today_put("pai_job_table.csv", jobs), spec, data.size() % 7), today_paper(),
+    today_into_workload(read_pai_trace(scratch_file("pai_job_table.csv", jobs), spec, data.size() % 7), today_paper(),
                         data);
   } catch (const InputError&) {
     // a clear rejection
@@ -109,8 +83,8 @@ void run_pai_trace(std::string_view data) {
 }
 
 std::vector<std::string> pai_trace_seeds() {
-  return {today_read(kTodaySource + "/test/fixtures/traces/pai_job_table.csv") + "\n" +
-          today_read(kTodaySource + "/test/fixtures/traces/pai_task_table.csv")};
+  return {file_bytes(kTodaySource + "/test/fixtures/traces/pai_job_table.csv") + "\n" +
+          file_bytes(kTodaySource + "/test/fixtures/traces/pai_task_table.csv")};
 }
 
 std::shared_ptr<const Catalog> today_pollux() {
@@ -130,7 +104,8 @@ void run_generic_columns(std::string_view data) {
     g.catalog_name = cat.name;
     g.class_map = {{"resnet50", "imagenet"}, {"", "ncf"}};
     g.zero_gpus = data.size() % 2 == 0 ? "drop" : "error";
-    today_into_workload(read_generic_trace(today_put("columns.csv", data), g, data.size() % 7), today_pollux(), data);
+    today_into_workload(read_generic_trace(scratch_file("columns.csv", data), g, data.size() % 7), today_pollux(),
+                        data);
   } catch (const InputError&) {
     // a clear rejection
   }
